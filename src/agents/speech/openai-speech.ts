@@ -1,8 +1,11 @@
 import { redactSecrets } from "../../models/index.js";
+import { formatTimeout, postToProvider, readCapped } from "../media/provider-post.js";
 import type { SpeechFormat, SpeechHost } from "./speech-setup.js";
 
 /** The largest audio one answer may bring (minutes of speech are a few MB). */
 export const SPEECH_MAX_BYTES = 32 * 1024 * 1024;
+/** Of a failed answer, only the start is read: enough for the error's JSON. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
 /** What the provider's own error message may add to a failure. */
 const PROVIDER_MESSAGE_MAX_CHARS = 300;
 
@@ -24,10 +27,8 @@ export type SpeechOutcome = { ok: true; bytes: Buffer } | { ok: false; failure: 
  * caller's signal stops it too (and rejects).
  */
 export async function requestSpeech(host: SpeechHost, text: string, format: SpeechFormat, timeoutMs: number, signal: AbortSignal): Promise<SpeechOutcome> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const both = AbortSignal.any([signal, timeout]);
   const secrets = host.apiKey ? [host.apiKey] : [];
-  const timedOut = (): SpeechOutcome => ({ ok: false, failure: { kind: "timeout", reason: `no audio within ${formatSeconds(timeoutMs)} (timeoutMs)` } });
+  const timedOut = (): SpeechOutcome => ({ ok: false, failure: { kind: "timeout", reason: `no audio within ${formatTimeout(timeoutMs)} (timeoutMs)` } });
   const url = `${host.baseUrl.replace(/\/+$/, "")}/audio/speech`;
   const body = {
     model: host.model,
@@ -38,30 +39,25 @@ export async function requestSpeech(host: SpeechHost, text: string, format: Spee
     ...(host.speed !== undefined ? { speed: host.speed } : {}),
     ...withoutPrototypeKeys(host.extraBody),
   };
+  const headers = { "content-type": "application/json", ...(host.apiKey ? { authorization: `Bearer ${host.apiKey}` } : {}) };
+  const posted = await postToProvider(url, { body: JSON.stringify(body), headers }, { signal, timeoutMs, secrets });
+  if (!posted.ok) return posted.kind === "timeout" ? timedOut() : failed(posted.reason);
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: { "content-type": "application/json", ...(host.apiKey ? { authorization: `Bearer ${host.apiKey}` } : {}) },
-      signal: both,
-    });
-    if (!response.ok) return { ok: false, failure: await httpFailure(response, secrets) };
-    const bytes = Buffer.from(await response.arrayBuffer());
+    if (!posted.response.ok) return { ok: false, failure: await httpFailure(posted.response, secrets) };
+    // Read with a cap: a server that never stops sending cannot fill the gateway's memory.
+    const bytes = await readCapped(posted.response, SPEECH_MAX_BYTES);
     if (bytes.length === 0) return failed("the provider answered with no audio");
-    if (bytes.length > SPEECH_MAX_BYTES) return failed(`the audio is larger than ${SPEECH_MAX_BYTES / 1024 / 1024} MB`);
     return { ok: true, bytes };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (timeout.aborted) return timedOut();
-    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
-    const why = cause?.code ?? cause?.message;
-    return failed(`${new URL(url).host} could not be reached${why ? ` (${redactSecrets(why, secrets)})` : ""}`);
+    if (posted.timedOut()) return timedOut();
+    return failed(redactSecrets((error as Error).message, secrets));
   }
 }
 
 /** A refused key is `auth`; any other status is `failed`, with the provider's own message (its key masked) when it gave one. */
 async function httpFailure(response: Response, secrets: string[]): Promise<SpeechFailure> {
-  const text = await response.text().catch(() => "");
+  const text = (await readCapped(response, ERROR_BODY_MAX_BYTES).catch(() => Buffer.alloc(0))).toString("utf8");
   let message: string | undefined;
   try {
     const parsed = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -85,8 +81,4 @@ function failed(reason: string): SpeechOutcome {
 function withoutPrototypeKeys(extra: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!extra) return {};
   return Object.fromEntries(Object.entries(extra).filter(([key]) => key !== "__proto__" && key !== "constructor" && key !== "prototype"));
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -2,6 +2,7 @@ import { isSelfHosted } from "../../../models/local-base-url.js";
 import { apiKeyEnvVar, redactSecrets } from "../../../models/index.js";
 import { secretHeaderValues } from "../../../models/model-errors.js";
 import type { ImageModelCandidate } from "../../types.js";
+import { formatTimeout, postToProvider, readCapped } from "../../media/provider-post.js";
 import { guardedGet } from "../guarded-get.js";
 import { formatBytes, sniffImageMimeType } from "../read.js";
 import { WEB_FETCH_MAX_REDIRECTS } from "../web-fetch.js";
@@ -62,21 +63,12 @@ type Provider = Extract<ImageModelCandidate, { kind: "provider" }>;
  */
 export async function requestImages(provider: Provider, job: ImageJob, timeoutMs: number, signal: AbortSignal): Promise<ImageOutcome> {
   const deadline = Date.now() + timeoutMs;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const both = AbortSignal.any([signal, timeout]);
   const secrets = [provider.apiKey, ...secretHeaderValues(provider.headers as Record<string, string> | undefined)];
-  const timedOut = (): ImageOutcome => ({ ok: false, failure: { kind: "timeout", reason: `no images within ${formatSeconds(timeoutMs)} (timeoutMs)` } });
+  const timedOut = (): ImageOutcome => ({ ok: false, failure: { kind: "timeout", reason: `no images within ${formatTimeout(timeoutMs)} (timeoutMs)` } });
   const url = `${provider.baseUrl.replace(/\/+$/, "")}/images/${job.references.length > 0 ? "edits" : "generations"}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method: "POST", body: requestBody(provider.model, job), headers: requestHeaders(provider, job), signal: both });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (timeout.aborted) return timedOut();
-    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
-    const why = cause?.code ?? cause?.message;
-    return failed(`${new URL(url).host} could not be reached${why ? ` (${redactSecrets(why, secrets)})` : ""}`);
-  }
+  const posted = await postToProvider(url, { body: requestBody(provider.model, job), headers: requestHeaders(provider, job) }, { signal, timeoutMs, secrets });
+  if (!posted.ok) return posted.kind === "timeout" ? timedOut() : failed(posted.reason);
+  const { response, signal: both, timedOut: deadlinePassed } = posted;
   try {
     if (!response.ok) return { ok: false, failure: httpFailure(provider, response.status, await readCapped(response, ERROR_BODY_MAX_BYTES), secrets) };
     const body = parseJson(await readCapped(response, answerLimit(job.count)));
@@ -87,7 +79,7 @@ export async function requestImages(provider: Provider, job: ImageJob, timeoutMs
       const image = await imageOf(item, provider, deadline, both);
       if ("failure" in image) {
         if (signal.aborted) throw signal.reason;
-        return timeout.aborted || Date.now() >= deadline ? timedOut() : { ok: false, failure: image.failure };
+        return deadlinePassed() || Date.now() >= deadline ? timedOut() : { ok: false, failure: image.failure };
       }
       images.push(image);
     }
@@ -95,7 +87,7 @@ export async function requestImages(provider: Provider, job: ImageJob, timeoutMs
     return { ok: true, images, ...(revised ? { revisedPrompt: revised } : {}) };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (timeout.aborted) return timedOut();
+    if (deadlinePassed()) return timedOut();
     return failed(redactSecrets((error as Error).message, secrets));
   }
 }
@@ -210,20 +202,6 @@ function answerLimit(count: number): number {
   return Math.ceil((count * GENERATED_IMAGE_MAX_BYTES * 4) / 3) + 1024 * 1024;
 }
 
-/** The body, refused once it passes `max` bytes (a broken or hostile server cannot fill the memory). */
-async function readCapped(response: Response, max: number): Promise<Buffer> {
-  if (!response.body) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    // Leaving the loop cancels the rest of the body.
-    if (size > max) throw new Error(`the answer was over ${formatBytes(max)}`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
-
 function parseJson(body: Buffer): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(body.toString("utf8")) as unknown;
@@ -235,8 +213,4 @@ function parseJson(body: Buffer): Record<string, unknown> | undefined {
 
 function failed(reason: string): ImageOutcome {
   return { ok: false, failure: { kind: "failed", reason } };
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
