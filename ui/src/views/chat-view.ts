@@ -6,6 +6,7 @@ import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 import "./question-panel.js";
 import "./progress-card-panel.js";
+import { ClientEvents } from "./client-events.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
@@ -81,8 +82,7 @@ export class ChatView extends ViewElement {
   /** The session's `/reasoning` level (chat.history's): the model's saved reasoning is shown only when it is `on`. */
   declare reasoningLevel: string | undefined;
   private loadingOlder = false;
-  private unsubscribe: (() => void) | undefined;
-  private subscribedClient: unknown;
+  private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload));
 
   constructor() {
     super();
@@ -98,17 +98,11 @@ export class ChatView extends ViewElement {
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.subscribedClient = undefined;
+    this.events.release();
   }
 
   protected async load(): Promise<void> {
-    if (this.subscribedClient !== this.client) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.client.onEvent((event, payload) => this.onEvent(event, payload));
-      this.subscribedClient = this.client;
-    }
+    this.events.follow(this.client);
     if (!this.sessionKey) {
       this.sessionKey = localStorage.getItem(SESSION_KEY_STORAGE) ?? this.client.hello?.snapshot.sessionDefaults?.mainSessionKey ?? "main";
     }

@@ -3,6 +3,7 @@ import { unsafeHTML } from "lit/directives/unsafe-html.js";
 import type { GatewayClient } from "../gateway-client.js";
 import { renderMarkdown } from "../markdown.js";
 import { splitLeadingBar } from "./progress-card-bar.js";
+import { ClientEvents } from "./client-events.js";
 
 interface ProgressCard {
   sessionKey: string;
@@ -36,8 +37,7 @@ export class ProgressCardPanel extends LitElement {
   declare generation: number;
   declare card: ProgressCard | null;
   declare problem: string | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private subscribedClient: GatewayClient | undefined;
+  private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload as { sessionKey?: string }));
   /** Reads in flight are numbered: only the newest one's answer is shown. */
   private reads = 0;
 
@@ -54,18 +54,12 @@ export class ProgressCardPanel extends LitElement {
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.subscribedClient = undefined;
+    this.events.release();
   }
 
   protected updated(changed: PropertyValues): void {
     if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
-    if (this.subscribedClient !== this.client) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.client.onEvent((event, payload) => this.onEvent(event, payload as { sessionKey?: string }));
-      this.subscribedClient = this.client;
-    }
+    this.events.follow(this.client);
     if (changed.has("sessionKey") && this.card && this.card.sessionKey !== this.sessionKey) this.card = null;
     void this.load();
   }

@@ -1,5 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues } from "lit";
 import type { GatewayClient } from "../gateway-client.js";
+import { ClientEvents } from "./client-events.js";
 
 interface Question {
   questionId: string;
@@ -41,8 +42,7 @@ export class QuestionPanel extends LitElement {
   declare generation: number;
   declare pending: QuestionRecord[];
   declare problem: string | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private subscribedClient: GatewayClient | undefined;
+  private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload as QuestionRecord));
 
   constructor() {
     super();
@@ -57,18 +57,12 @@ export class QuestionPanel extends LitElement {
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.subscribedClient = undefined;
+    this.events.release();
   }
 
   protected updated(changed: PropertyValues): void {
     if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
-    if (this.subscribedClient !== this.client) {
-      this.unsubscribe?.();
-      this.unsubscribe = this.client.onEvent((event, payload) => this.onEvent(event, payload as QuestionRecord));
-      this.subscribedClient = this.client;
-    }
+    this.events.follow(this.client);
     void this.load();
   }
 
