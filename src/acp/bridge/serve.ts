@@ -1,7 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { createBridgeAgent } from "./bridge-agent.js";
-import { ReconnectingGateway } from "./gateway-link.js";
+import { ReconnectingGateway } from "../../infra/reconnecting-connection.js";
 import type { BridgeOptions, GatewayConnection } from "./types.js";
 
 export interface ServeBridgeInput {

@@ -19,13 +19,7 @@ export const PROVENANCE_MODES = ["off", "meta", "meta+receipt"] as const;
 export type ProvenanceMode = (typeof PROVENANCE_MODES)[number];
 
 /** One gateway connection (the CLI passes the WebSocket `GatewayClient`). */
-export interface GatewayConnection {
-  call<T = unknown>(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<T>;
-  onEvent(listener: (event: string, payload: unknown) => void): () => void;
-  /** Called once when the established connection closes. */
-  onClose(listener: (code: number, reason: string) => void): () => void;
-  close(): void;
-}
+export type { GatewayConnection } from "../../infra/reconnecting-connection.js";
 
 /** The gateway as the bridge needs it: calls, pushed events, and connection state changes. */
 export interface BridgeGateway {

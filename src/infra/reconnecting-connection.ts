@@ -1,13 +1,21 @@
-import type { BridgeGateway, GatewayConnection } from "./types.js";
+/** One connection to the gateway (the CLI's WebSocket `GatewayClient` is one). */
+export interface GatewayConnection {
+  call<T = unknown>(method: string, params: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+  onEvent(listener: (event: string, payload: unknown) => void): () => void;
+  /** Called once when the established connection closes. */
+  onClose(listener: (code: number, reason: string) => void): () => void;
+  close(): void;
+}
 
 /** Waits between reconnect attempts: quick at first, then every 2 s. */
 const BACKOFF_MS = [100, 250, 500, 1000, 2000];
 
 /**
- * A gateway connection that comes back: when it drops, the bridge keeps serving the IDE and
- * reconnects in the background. Calls made while it is down fail at once with a clear error.
+ * A gateway connection that comes back: when it drops, its user (the ACP bridge serving an IDE,
+ * the TUI) keeps running and it reconnects in the background, telling `onConnectionChange`
+ * listeners both ways. Calls made while it is down fail at once with a clear error.
  */
-export class ReconnectingGateway implements BridgeGateway {
+export class ReconnectingGateway {
   private client: GatewayConnection | undefined;
   private readonly eventListeners = new Set<(event: string, payload: unknown) => void>();
   private readonly connectionListeners = new Set<(change: { connected: boolean; reason: string }) => void>();
