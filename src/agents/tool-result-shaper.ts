@@ -1,7 +1,6 @@
 import { stripSchemaFields, truncateToolResult } from "./tools/index.js";
-import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkImages } from "./media/image-shrink.js";
-import type { ImageBlock } from "../models/messages.js";
-import type { ToolHooks, ToolResult } from "./types.js";
+import { DEFAULT_IMAGE_MAX_DIMENSION_PX, shrinkContentImages } from "./media/image-shrink.js";
+import type { ToolHooks } from "./types.js";
 
 /** Tool results past this many characters are cut (head, plus the tail when it holds an error or JSON). */
 export const MAX_TOOL_RESULT_CHARS = 50_000;
@@ -17,14 +16,8 @@ export function createToolResultShaper(maxChars = MAX_TOOL_RESULT_CHARS, maxImag
       const cut = truncateToolResult(result, maxChars);
       const shaped = cut.details === undefined ? cut : { ...cut, details: stripSchemaFields(cut.details) };
       if (!shaped.content.some((block) => block.type === "image")) return { result: shaped };
-      return withShrunkImages(shaped, maxImageSidePx, (why) => onWarning?.(`${call.name}'s image went to the model at full size: ${why}`)).then((shrunk) => ({ result: shrunk }));
+      const onFailure = (why: string) => onWarning?.(`${call.name}'s image went to the model at full size: ${why}`);
+      return shrinkContentImages(shaped.content, maxImageSidePx, onFailure).then((content) => ({ result: { ...shaped, content } }));
     },
   };
-}
-
-async function withShrunkImages(result: ToolResult, maxSidePx: number, onFailure: (reason: string) => void): Promise<ToolResult> {
-  const images = result.content.filter((block): block is ImageBlock => block.type === "image");
-  const shrunk = await shrinkImages(images, maxSidePx, onFailure);
-  let next = 0;
-  return { ...result, content: result.content.map((block) => (block.type === "image" ? shrunk[next++]! : block)) };
 }

@@ -64,15 +64,21 @@ export async function shrinkImages(blocks: readonly ImageBlock[], maxSidePx: num
 export async function shrinkMessageImages(messages: UserMessage[], maxSidePx: number, onFailure?: (reason: string) => void): Promise<UserMessage[]> {
   if (!messages.some((m) => Array.isArray(m.content) && m.content.some((block) => block.type === "image"))) return messages;
   return Promise.all(
-    messages.map(async (message) => {
-      if (!Array.isArray(message.content)) return message;
-      const images = message.content.filter((block): block is ImageBlock => block.type === "image");
-      if (images.length === 0) return message;
-      const shrunk = await shrinkImages(images, maxSidePx, onFailure);
-      let next = 0;
-      return { ...message, content: message.content.map((block) => (block.type === "image" ? shrunk[next++]! : block)) };
-    }),
+    messages.map(async (message) => (Array.isArray(message.content) ? { ...message, content: await shrinkContentImages(message.content, maxSidePx, onFailure) } : message)),
   );
+}
+
+/** A message's or tool result's content with its image blocks shrunk as `shrinkImages` does, every other block in place. */
+export async function shrinkContentImages<B extends { type: string }>(
+  content: readonly (B | ImageBlock)[],
+  maxSidePx: number,
+  onFailure?: (reason: string) => void,
+): Promise<(B | ImageBlock)[]> {
+  const images = content.filter((block): block is ImageBlock => block.type === "image");
+  if (images.length === 0) return [...content];
+  const shrunk = await shrinkImages(images, maxSidePx, onFailure);
+  let next = 0;
+  return content.map((block) => (block.type === "image" ? shrunk[next++]! : block));
 }
 
 /** Whether the block's header says it is a shrinkable image over `maxSidePx` and not a pixel bomb. */
