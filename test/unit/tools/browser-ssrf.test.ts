@@ -81,13 +81,20 @@ describe("the browser's egress proxy", () => {
     await new Promise((resolve) => site.close(resolve));
   });
 
+  /** The Proxy-Authorization header Chromium sends once the proxy has challenged it. */
+  function authorization(proxy: BrowserEgressProxy): string {
+    return `Basic ${Buffer.from(`${proxy.credentials.username}:${proxy.credentials.password}`).toString("base64")}`;
+  }
+
   /** A plain-http request through the proxy, as Chromium sends one (absolute URL). */
-  function viaProxy(proxyPort: number, url: string): Promise<{ status: number; body: string }> {
+  function viaProxy(proxy: BrowserEgressProxy, proxyPort: number, url: string, auth = authorization(proxy)): Promise<{ status: number; body: string; challenge?: string }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port: proxyPort, path: url, headers: { host: new URL(url).host } }, (res) => {
+      const headers = { host: new URL(url).host, ...(auth ? { "proxy-authorization": auth } : {}) };
+      const req = http.request({ host: "127.0.0.1", port: proxyPort, path: url, headers }, (res) => {
         let body = "";
         res.on("data", (chunk) => (body += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        const challenge = res.headers["proxy-authenticate"];
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, ...(challenge ? { challenge } : {}) }));
       });
       req.on("error", reject);
       req.end();
@@ -95,9 +102,10 @@ describe("the browser's egress proxy", () => {
   }
 
   /** A CONNECT tunnel's answer line, as Chromium opens one for https and wss. */
-  function tunnel(proxyPort: number, authority: string): Promise<string> {
+  function tunnel(proxy: BrowserEgressProxy, proxyPort: number, authority: string, auth = authorization(proxy)): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect(proxyPort, "127.0.0.1", () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
+      const credentials = auth ? `Proxy-Authorization: ${auth}\r\n` : "";
+      const socket = net.connect(proxyPort, "127.0.0.1", () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${credentials}\r\n`));
       socket.once("data", (chunk) => {
         resolve(chunk.toString().split("\r\n")[0]!);
         socket.destroy();
@@ -111,8 +119,8 @@ describe("the browser's egress proxy", () => {
     const port = await proxy.start();
     try {
       const before = seen.length;
-      expect(await viaProxy(port, `http://127.0.0.1:${sitePort}/secret`)).toEqual({ status: 403, body: "Blocked by the gateway's browser.ssrfPolicy." });
-      expect(await tunnel(port, `127.0.0.1:${sitePort}`)).toBe("HTTP/1.1 403 Forbidden");
+      expect(await viaProxy(proxy, port, `http://127.0.0.1:${sitePort}/secret`)).toEqual({ status: 403, body: "Blocked by the gateway's browser.ssrfPolicy." });
+      expect(await tunnel(proxy, port, `127.0.0.1:${sitePort}`)).toBe("HTTP/1.1 403 Forbidden");
       expect(seen.length).toBe(before);
       expect(proxy.blocked.map((b) => [b.url, b.address])).toEqual([
         [`http://127.0.0.1:${sitePort}/secret`, "127.0.0.1"],
@@ -123,14 +131,33 @@ describe("the browser's egress proxy", () => {
     }
   });
 
+  it("answers only a client holding its credentials: another local process gets 407 and reaches nothing", async () => {
+    const proxy = new BrowserEgressProxy(browserSsrfPolicy({ allowedHostnames: ["127.0.0.1"] }));
+    const port = await proxy.start();
+    try {
+      const before = seen.length;
+      const stranger = new BrowserEgressProxy(STRICT_BROWSER_SSRF_POLICY);
+      for (const auth of ["", authorization(stranger), `Basic ${Buffer.from(`${proxy.credentials.username}:wrong`).toString("base64")}`]) {
+        expect(await viaProxy(proxy, port, `http://127.0.0.1:${sitePort}/secret`, auth)).toEqual({ status: 407, body: "", challenge: 'Basic realm="openclaw-browser"' });
+        expect(await tunnel(proxy, port, `127.0.0.1:${sitePort}`, auth)).toBe("HTTP/1.1 407 Proxy Authentication Required");
+      }
+      expect(seen.length).toBe(before);
+      // Refusing a stranger is not a policy refusal the tool reports.
+      expect(proxy.blocked).toEqual([]);
+      expect(proxy.credentials.password).not.toBe(stranger.credentials.password);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("forwards what the policy allows, to the address it checked", async () => {
     // site.test is allowed by name and "resolves" to the local site: the proxy connects there, Host kept.
     const proxy = new BrowserEgressProxy(browserSsrfPolicy({ allowedHostnames: ["site.test", "127.0.0.1"] }), resolver({ "site.test": ["127.0.0.1"] }));
     const port = await proxy.start();
     try {
-      expect(await viaProxy(port, `http://site.test:${sitePort}/page?q=1`)).toEqual({ status: 200, body: "site says hi" });
+      expect(await viaProxy(proxy, port, `http://site.test:${sitePort}/page?q=1`)).toEqual({ status: 200, body: "site says hi" });
       expect(seen.at(-1)).toBe(`site.test:${sitePort} /page?q=1`);
-      expect(await tunnel(port, `127.0.0.1:${sitePort}`)).toBe("HTTP/1.1 200 Connection Established");
+      expect(await tunnel(proxy, port, `127.0.0.1:${sitePort}`)).toBe("HTTP/1.1 200 Connection Established");
       expect(proxy.blocked).toEqual([]);
     } finally {
       await proxy.close();

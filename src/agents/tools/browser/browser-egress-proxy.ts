@@ -1,7 +1,14 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import { decideNavigation, type BrowserSsrfPolicy, type HostResolver, systemResolver } from "./browser-ssrf.js";
+
+/** The basic credentials Chromium must present on every proxied request. */
+export interface ProxyCredentials {
+  username: string;
+  password: string;
+}
 
 /** One connection the proxy refused, for the tool to report. */
 export interface BlockedRequest {
@@ -10,6 +17,7 @@ export interface BlockedRequest {
   at: number;
 }
 
+const PROXY_CHALLENGE = 'Basic realm="openclaw-browser"';
 const HOP_BY_HOP = ["proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "trailer", "upgrade"];
 
 /**
@@ -18,12 +26,16 @@ const HOP_BY_HOP = ["proxy-connection", "proxy-authorization", "connection", "ke
  * subresources and popups included, is checked here against `browser.ssrfPolicy` before a
  * connection is opened, and then opened to the very address that was checked (no second DNS
  * answer can swap in a private one). What a page cannot reach through it, it cannot reach.
+ * It answers only a client holding its credentials, fresh random ones per proxy: another local
+ * process cannot borrow the gateway's network position through it.
  */
 export class BrowserEgressProxy {
   private server: http.Server | undefined;
   private readonly sockets = new Set<Duplex>();
   /** The most recent refusals (at most 50), newest last. */
   readonly blocked: BlockedRequest[] = [];
+  readonly credentials: ProxyCredentials = { username: randomBytes(12).toString("hex"), password: randomBytes(24).toString("hex") };
+  private readonly expectedAuthorization = Buffer.from(`Basic ${Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString("base64")}`);
 
   constructor(
     private readonly policy: BrowserSsrfPolicy,
@@ -62,6 +74,12 @@ export class BrowserEgressProxy {
     if (this.blocked.length > 50) this.blocked.shift();
   }
 
+  /** Whether the request carries this proxy's credentials, compared in constant time. */
+  private authorized(req: http.IncomingMessage): boolean {
+    const given = Buffer.from(req.headers["proxy-authorization"] ?? "");
+    return given.length === this.expectedAuthorization.length && timingSafeEqual(given, this.expectedAuthorization);
+  }
+
   /** The address to connect to for `url`, or undefined (recorded) when the policy refuses it. */
   private async checkedAddress(url: string, host: string): Promise<string | undefined> {
     const decision = await decideNavigation(url, this.policy, this.resolve);
@@ -81,6 +99,10 @@ export class BrowserEgressProxy {
   }
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!this.authorized(req)) {
+      res.writeHead(407, { "proxy-authenticate": PROXY_CHALLENGE }).end();
+      return;
+    }
     let target: URL;
     try {
       target = new URL(req.url ?? "");
@@ -110,6 +132,10 @@ export class BrowserEgressProxy {
   }
 
   private async tunnel(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    if (!this.authorized(req)) {
+      socket.end(`HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: ${PROXY_CHALLENGE}\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
     const authority = req.url ?? "";
     const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(authority);
     if (!match) {

@@ -121,15 +121,11 @@ export class BrowserService {
         handleSIGHUP: false,
         // Managed Chrome launches direct of the gateway's HTTP(S)_PROXY: only the egress proxy is used.
         env: { ...withoutProxyVariables(this.env), ...xdg },
-        args: [
-          `--proxy-server=http://127.0.0.1:${port}`,
-          // Chromium skips the proxy for loopback by default; the policy must see loopback too.
-          "--proxy-bypass-list=<-loopback>",
-          "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-          "--dns-prefetch-disable",
-          "--no-first-run",
-          "--no-default-browser-check",
-        ],
+        // Playwright passes --proxy-server and answers the proxy's credential challenge. The bypass
+        // list is `<-loopback>`: Chromium otherwise sends loopback past any proxy, and the policy
+        // must see loopback too.
+        proxy: { server: `http://127.0.0.1:${port}`, bypass: "<-loopback>", ...proxy.credentials },
+        args: ["--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--dns-prefetch-disable", "--no-first-run", "--no-default-browser-check"],
       });
     } catch (err) {
       await proxy.close();
