@@ -31,7 +31,7 @@ import type { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import type { RunEventSink } from "./run-event-bridge.js";
 import { RunRegistry, type RunStatus } from "./run-registry.js";
 import { resetSettingsFor, sessionResetDue } from "./session-reset-policy.js";
-import { HistoryCache } from "./history-cache.js";
+import { HistoryCache, type MessagesAppended } from "./history-cache.js";
 import { RunEndings } from "./run-endings.js";
 import { TurnQueue, type Turn } from "./turn-queue.js";
 import { TurnRunner } from "./turn-runner.js";
@@ -72,6 +72,8 @@ export interface ConversationDeps {
   hooks?: InternalHookSink;
   /** Notices waiting for a session's next message (reactions, post-compaction refreshes); absent: none are carried. */
   systemEvents?: SessionSystemEvents;
+  /** Hears every message written to a session's transcript (`session.message` events). */
+  onMessagesAppended?: MessagesAppended;
 }
 
 /** Messages a `command:new` / `command:reset` hook receives: the session's last ones, as text. */
@@ -111,7 +113,7 @@ export class ConversationService implements ConversationPort {
       pools: [{ name: "subagent", maxConcurrent: subagentMaxConcurrent(deps.config()), matches: isSubagentSessionKey }],
     });
     this.streamModel = deps.streamModel ?? createStreamModel();
-    this.historyCache = new HistoryCache(deps.store);
+    this.historyCache = new HistoryCache(deps.store, deps.onMessagesAppended);
     this.endings = new RunEndings({
       runs: this.runs,
       ledger: deps.ledger,

@@ -22,23 +22,26 @@ export function displayPage(
   messages: readonly TranscriptMessage[],
   opts: { limit: number; offset: number; maxChars?: number; idOf?: (message: TranscriptMessage) => string | undefined },
 ): { messages: Record<string, unknown>[]; hasMore: boolean } {
-  const shown = messages.filter((message) => {
-    const m = message as Record<string, unknown>;
-    if (m.role !== "user" && m.role !== "assistant" && m.role !== "toolResult") return false;
-    return !(m.role === "assistant" && isSilent(m.content));
-  });
+  const shown = messages.filter(isShown);
   const end = Math.max(0, shown.length - opts.offset);
   const start = Math.max(0, end - opts.limit);
-  const rows = shown.slice(start, end).map((message) => {
-    const m = message as Record<string, unknown>;
-    const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
-    const id = opts.idOf?.(message);
-    const row = { ...m, content, ...(id ? { __openclaw: { id } } : {}) };
-    return JSON.stringify(row).length > (opts.maxChars ?? MAX_ROW_CHARS)
-      ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp }
-      : row;
-  });
+  const rows = shown.slice(start, end).map((message) => displayRow(message, opts.idOf?.(message), opts.maxChars));
   return { messages: rows, hasMore: start > 0 };
+}
+
+/** Whether chat surfaces show the message: user, assistant and toolResult, not a `NO_REPLY` answer. */
+export function isShown(message: TranscriptMessage): boolean {
+  const m = message as Record<string, unknown>;
+  if (m.role !== "user" && m.role !== "assistant" && m.role !== "toolResult") return false;
+  return !(m.role === "assistant" && isSilent(m.content));
+}
+
+/** One shown message as a `chat.history` row: content as blocks, its entry id, a note in place of an oversized one. */
+export function displayRow(message: TranscriptMessage, id: string | undefined, maxChars = MAX_ROW_CHARS): Record<string, unknown> {
+  const m = message as Record<string, unknown>;
+  const content = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+  const row = { ...m, content, ...(id ? { __openclaw: { id } } : {}) };
+  return JSON.stringify(row).length > maxChars ? { role: m.role, content: [{ type: "text", text: "[chat.history omitted: message too large]" }], timestamp: m.timestamp } : row;
 }
 
 function isSilent(content: unknown): boolean {

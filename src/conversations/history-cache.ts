@@ -7,6 +7,15 @@ import { ConversationWindow } from "./conversation-window.js";
 import { SessionCache } from "./session-cache.js";
 import type { CompactionInput } from "../sessions/compaction/index.js";
 
+/** A message as written to a session's transcript, with its entry id. */
+export interface AppendedMessage {
+  id: string;
+  message: TranscriptMessage;
+}
+
+/** Hears every message written to a transcript, once it is written (not yet fsynced). */
+export type MessagesAppended = (sessionKey: string, appended: readonly AppendedMessage[], runId: string | null) => void;
+
 /** Sessions whose history window (model projections) stays in memory between turns. */
 const WINDOW_CACHE_SESSIONS = 256;
 /** Sessions whose full transcript stays parsed for readers (chat.history, tools, sub-agents). */
@@ -25,7 +34,10 @@ export class HistoryCache {
   /** Each cached transcript message's entry id (`chat.history` rows carry it; `chat.message.get` looks it up). */
   private readonly entryIds = new WeakMap<object, string>();
 
-  constructor(private readonly store: SessionStore) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly onAppended?: MessagesAppended,
+  ) {}
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */
   history(sessionKey: string): readonly TranscriptMessage[] {
@@ -113,6 +125,7 @@ export class HistoryCache {
       window?.add(e.message as TranscriptMessage, e.id);
       transcript?.push(this.remember(e.message as TranscriptMessage, e.id));
     }
+    this.onAppended?.(sessionKey, written as readonly AppendedMessage[], runId);
   }
 
   /**

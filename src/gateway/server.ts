@@ -108,6 +108,8 @@ import { sessionChatRoute } from "./session-chat-route.js";
 import { runAcpCommand } from "../acp/commands/acp-command.js";
 import type { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { canReceiveEvent } from "./protocol/scopes.js";
+import { SessionMessageEvents } from "./session-message-events.js";
+import { registerSessionMessageMethods } from "./methods/session-message-methods.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
 import { SessionToolService } from "../agents/agent-to-agent/index.js";
 import { registerHealthRoutes } from "./http/health-routes.js";
@@ -189,6 +191,7 @@ const EVENTS = [
   "question.requested",
   "question.resolved",
   "progressCard.changed",
+  "session.message",
 ];
 
 /**
@@ -256,6 +259,8 @@ export class GatewayServer {
   private readonly maintenance: ReturnType<typeof startSessionMaintenance>;
   /** The sessions' progress cards (progress_card, progressCard.*); each stored write is a progressCard.changed. */
   private readonly progressCards: ProgressCardStore;
+  /** Connections following sessions' transcripts (`sessions.messages.subscribe`, `session.message`). */
+  private readonly sessionMessages = new SessionMessageEvents((event, payload, connIds) => this.broadcast(event, payload, { filter: (c) => connIds.has(c.connId) }));
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
@@ -502,6 +507,7 @@ export class GatewayServer {
       tracer: this.traces,
       notifyChat: (key, text, noticeKey) => this.notifyChat(key, text, noticeKey),
       systemEvents: this.sessionSystemEvents,
+      onMessagesAppended: (key, appended, runId) => this.sessionMessages.appended(key, appended, runId),
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
@@ -557,6 +563,7 @@ export class GatewayServer {
     registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
+    registerSessionMessageMethods(this.methods, this.conversations, this.sessionMessages);
     registerSessionCleanupMethods(this.methods, this.sessionEvents);
     registerProgressCardMethods(this.methods, this.conversations, this.progressCards);
     this.toolServices.progressCards = this.progressCards;
@@ -1100,6 +1107,7 @@ export class GatewayServer {
   private onConnectionClose(conn: GatewayConnection): void {
     this.presence.remove(conn.connId);
     this.sessionEvents.subscribers.delete(conn.connId);
+    this.sessionMessages.forget(conn.connId);
     this.opts.logger.debug({ connId: conn.connId }, "client disconnected");
   }
 

@@ -121,6 +121,26 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("a message another client sends to the open session shows at once, before its reply, and once", async () => {
+    const { context, page, problems, sessionKey } = await openNewSession();
+    // The view follows the session once the gateway has said so.
+    await page.locator(`section.chat[data-following="${sessionKey}"]`).waitFor(WAIT);
+    let release!: () => void;
+    const holdMidway = new Promise<void>((resolve) => (release = resolve));
+    server.enqueue({ text: "Answer to the other client.", textChunks: 4, holdMidway });
+    const runId = `other-${Date.now()}`;
+    await operator.request("chat.send", { sessionKey, message: "sent from another client", idempotencyKey: runId });
+    // Shown while its run is still held: it came as a session.message, not with the transcript read at the run's end.
+    await page.locator(".msg.user", { hasText: "sent from another client" }).waitFor(WAIT);
+    expect(await page.locator(".msg.assistant:not(.live)").count()).toBe(0);
+    release();
+    await chatFinal(sessionKey, runId);
+    await page.locator(".msg.assistant:not(.live)", { hasText: "Answer to the other client." }).waitFor(WAIT);
+    expect(await page.locator(".msg.user").allTextContents()).toEqual([expect.stringContaining("sent from another client")]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("attached files go with the message: the agent's request names the saved files and carries the text file's content", async () => {
     server.enqueue({ text: "A tiny picture." });
     const { context, page, problems, sessionKey } = await openNewSession();

@@ -180,6 +180,20 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(listed).toMatch(/^ {4}agent:main:tui-[0-9a-f-]+ /m);
   });
 
+  it("shows a message another client sends to the session as it arrives, then its streamed reply", async () => {
+    await waitForScreen(/^openclaw tui \| .* \| session agent:main:main$/m, "the main session");
+    const other = await runCli(["agent", "-m", "from another client", "--url", gw.url, "--token", gw.token ?? ""], {});
+    expect(other.output).toMatch(/fake model heard: from another client/);
+    const text = await waitForScreen(/^fake model heard: from another client$/m, "the other client's reply");
+    // Once, before its reply.
+    expect(text.match(/^you> from another client$/gm)).toHaveLength(1);
+    expect(text.indexOf("you> from another client")).toBeLessThan(text.indexOf("fake model heard: from another client"));
+    // The TUI's own message is not shown twice.
+    await submit("my own words");
+    const after = await waitForScreen(/^fake model heard: my own words$/m, "the answer to the TUI's own message");
+    expect(after.match(/^you> my own words$/gm)).toHaveLength(1);
+  });
+
   it("redraws for a new terminal size", async () => {
     tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
     const text = await waitForScreen(/^-{59}$/m, "the frame at 60 columns");

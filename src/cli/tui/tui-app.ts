@@ -25,6 +25,8 @@ type Activity = "loading history" | "idle" | "sending" | "running" | "streaming"
 
 /** A second Ctrl+C within this time exits. */
 const CTRL_C_WINDOW_MS = 2000;
+/** A message's own echo arrives within its turn: the last few keys are enough to recognise it. */
+const SENT_KEYS_KEPT = 64;
 
 const NOT_SUPPORTED = "pickers and overlays (Ctrl+L/G/P/O/T, /settings), image previews, ask_user and secrets prompts, --local";
 
@@ -45,6 +47,10 @@ export class TuiApp {
   private lastError = "";
   /** Runs of the current session that have not ended. */
   private readonly activeRuns = new Set<string>();
+  /** Keys of the messages this TUI sent (newest kept): the gateway's `session.message` for them is already in the log. */
+  private readonly sentKeys = new Set<string>();
+  /** The session whose transcript this connection follows (`sessions.messages.subscribe`). */
+  private followed: string | undefined;
   private facts: SessionFacts = {};
   private ctrlCAt = 0;
   private finish: ((code: number) => void) | undefined;
@@ -82,6 +88,15 @@ export class TuiApp {
     if (event.sessionKey !== this.sessionKey) return;
     if (name === "chat") this.onChatEvent(event);
     else if (name === "agent") this.onAgentEvent(event);
+    else if (name === "session.message") this.onSessionMessage(event);
+  }
+
+  /** A user message another client or a chat wrote to this session goes into the log as it arrives; the TUI's own are there already. */
+  private onSessionMessage(event: Record<string, unknown>): void {
+    const message = event.message as { role?: unknown; idempotencyKey?: unknown } | undefined;
+    if (message?.role !== "user" || (typeof message.idempotencyKey === "string" && this.sentKeys.has(message.idempotencyKey))) return;
+    for (const entry of historyEntries([message])) this.log.add(entry.kind, entry.text);
+    this.screen.update();
   }
 
   async start(): Promise<void> {
@@ -291,12 +306,29 @@ export class TuiApp {
       this.log.clear();
       for (const entry of historyEntries(history.messages ?? [])) this.log.add(entry.kind, entry.text);
       for (const runId of history.sessionInfo?.activeRunIds ?? []) this.activeRuns.add(runId);
+      await this.follow(this.sessionKey);
       await this.refreshFacts(history.thinkingLevel);
     } catch (err) {
       this.showError(`loading the session failed: ${(err as Error).message}`);
     }
     this.activity = this.activeRuns.size > 0 ? "running" : "idle";
     this.screen.update();
+  }
+
+  /**
+   * Follows the session's transcript so messages others send to it show up live. After a
+   * reconnect the new connection follows nothing yet, so the current session is always asked for.
+   */
+  private async follow(sessionKey: string): Promise<void> {
+    const previous = this.followed;
+    this.followed = sessionKey;
+    if (previous && previous !== sessionKey) await this.opts.connection.call("sessions.messages.unsubscribe", { key: previous }).catch(() => {});
+    await this.opts.connection.call("sessions.messages.subscribe", { key: sessionKey });
+  }
+
+  private rememberSent(key: string): void {
+    this.sentKeys.add(key);
+    if (this.sentKeys.size > SENT_KEYS_KEPT) this.sentKeys.delete(this.sentKeys.values().next().value as string);
   }
 
   private async refreshFacts(historyThinking?: string): Promise<void> {
@@ -315,12 +347,14 @@ export class TuiApp {
     if (this.activity === "idle") this.activity = "sending";
     this.screen.update();
     let answer: Record<string, unknown>;
+    const idempotencyKey = randomUUID();
+    this.rememberSent(idempotencyKey);
     try {
       answer = await this.opts.connection.call<Record<string, unknown>>("chat.send", {
         sessionKey: this.sessionKey,
         message: text,
         deliver: this.opts.deliver,
-        idempotencyKey: randomUUID(),
+        idempotencyKey,
       });
     } finally {
       this.settleSending();

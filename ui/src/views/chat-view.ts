@@ -10,6 +10,8 @@ import { ClientEvents } from "./client-events.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
+/** A message's own echo arrives within its turn: the last few keys are enough to recognise it. */
+const SENT_KEYS_KEPT = 64;
 /** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
 const FETCH = 200;
 const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
@@ -65,6 +67,7 @@ export class ChatView extends ViewElement {
     hasOlder: { state: true },
     reasoningLevel: { state: true },
     attached: { state: true },
+    following: { state: true },
   };
   declare sessionKey: string;
   declare sessions: { key: string; label?: string; displayName?: string }[];
@@ -82,6 +85,12 @@ export class ChatView extends ViewElement {
   /** The session's `/reasoning` level (chat.history's): the model's saved reasoning is shown only when it is `on`. */
   declare reasoningLevel: string | undefined;
   private loadingOlder = false;
+  /** The session whose transcript this view asked to follow (`sessions.messages.subscribe`). */
+  private followed: string | undefined;
+  /** The session the gateway confirmed this view follows (shown as the chat's `data-following`). */
+  declare following: string | undefined;
+  /** Keys of the messages this view sent: their `session.message` echo is already on screen. */
+  private readonly sentKeys = new Set<string>();
   private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload));
 
   constructor() {
@@ -108,6 +117,8 @@ export class ChatView extends ViewElement {
     }
     // Runs that ended while the link was down send no more events: start clean, read the transcript.
     this.live = new Map();
+    this.followed = undefined;
+    this.following = undefined;
     await Promise.all([this.loadSessions(), this.loadHistory()]);
   }
 
@@ -134,6 +145,7 @@ export class ChatView extends ViewElement {
       if (key !== this.sessionKey) return;
       this.sessionKey = res.sessionKey;
       this.reasoningLevel = res.reasoningLevel;
+      void this.follow(res.sessionKey);
       const firstId = res.messages[0]?.__openclaw?.id;
       const joinAt = firstId ? this.messages.findIndex((m) => m.__openclaw?.id === firstId) : -1;
       if (joinAt >= 0) this.messages = [...this.messages.slice(0, joinAt), ...res.messages];
@@ -169,8 +181,36 @@ export class ChatView extends ViewElement {
     const payload = raw as RunEventPayload | undefined;
     if (!payload || payload.sessionKey !== this.sessionKey) return;
     if (event === "chat") this.onChat(payload);
+    else if (event === "session.message") this.onSessionMessage(raw as { message?: ChatMessage & { idempotencyKey?: string } });
     else if (event === "agent" && payload.stream === "tool") this.onTool(payload.runId, payload.data ?? {});
     else if (event === "agent" && payload.stream === "lifecycle" && payload.data?.phase === "start") this.runOf(payload.runId);
+  }
+
+  /**
+   * Follows the session's transcript, so a message another client or a chat sends to it shows
+   * as it arrives. A new connection follows nothing yet, so `load` forgets what the last one did.
+   */
+  private async follow(sessionKey: string): Promise<void> {
+    const previous = this.followed;
+    if (previous === sessionKey) return;
+    this.followed = sessionKey;
+    try {
+      if (previous && previous !== sessionKey) await this.client.request("sessions.messages.unsubscribe", { key: previous });
+      await this.client.request("sessions.messages.subscribe", { key: sessionKey });
+      if (this.followed === sessionKey) this.following = sessionKey;
+    } catch (err) {
+      this.error = `sessions.messages.subscribe failed: ${(err as Error).message}`;
+    }
+  }
+
+  /** Another client's user message joins the transcript at once (its run's reply streams as any run's does). */
+  private onSessionMessage(payload: { message?: ChatMessage & { idempotencyKey?: string } }): void {
+    const message = payload.message;
+    if (message?.role !== "user" || (message.idempotencyKey && this.sentKeys.has(message.idempotencyKey))) return;
+    const id = message.__openclaw?.id;
+    if (id && this.messages.some((m) => m.__openclaw?.id === id)) return;
+    this.messages = [...this.messages, message];
+    this.scrollToEnd();
   }
 
   private onChat(payload: RunEventPayload): void {
@@ -224,10 +264,13 @@ export class ChatView extends ViewElement {
     this.busy = true;
     try {
       const attachments = attached.map(({ name, mimeType, content }) => ({ type: mimeType.startsWith("image/") ? "image" : "file", mimeType, fileName: name, content }));
+      const idempotencyKey = randomId();
+      this.sentKeys.add(idempotencyKey);
+      if (this.sentKeys.size > SENT_KEYS_KEPT) this.sentKeys.delete(this.sentKeys.values().next().value as string);
       const res = await this.client.request<{ runId?: string; status?: string; reply?: string }>("chat.send", {
         sessionKey: this.sessionKey,
         message,
-        idempotencyKey: randomId(),
+        idempotencyKey,
         ...(attachments.length > 0 ? { attachments } : {}),
       });
       input.value = "";
@@ -317,7 +360,7 @@ export class ChatView extends ViewElement {
     const shown = this.messages.slice(-this.visible);
     const hidden = this.messages.length - shown.length;
     const keys = this.sessions.some((s) => s.key === this.sessionKey) ? this.sessions : [{ key: this.sessionKey }, ...this.sessions];
-    return html`<section class="chat" aria-label="Chat">
+    return html`<section class="chat" aria-label="Chat" data-following=${this.following ?? ""}>
       <div class="toolbar">
         <label for="session-pick">Session</label>
         <select id="session-pick" @change=${this.pick} .value=${this.sessionKey}>
