@@ -127,7 +127,7 @@ describe("openclaw reset", { timeout: 60_000 }, () => {
     expect(fs.existsSync(home.trash)).toBe(false);
   });
 
-  it("a running gateway stops every scope wider than the config", async () => {
+  it("a running gateway no service manages stops every scope wider than the config", async () => {
     const home = makeHome();
     const gw = await startGateway({ stateDir: home.stateDir });
     try {
@@ -146,12 +146,13 @@ describe("openclaw reset", { timeout: 60_000 }, () => {
   });
 });
 
-/** A fake `systemctl` that records its arguments (and fails with `failing`), and the gateway's unit file where systemd keeps it. */
-function installedService(home: Home, failing = false): { bin: string; calls: () => string[]; unit: string } {
+/** A fake `systemctl` that records its arguments (fails with `failing`, runs `onStop` for a `stop`), and the gateway's unit file where systemd keeps it. */
+function installedService(home: Home, failing = false, onStop = ""): { bin: string; calls: () => string[]; unit: string } {
   const bin = path.join(home.home, "bin");
   const record = path.join(home.home, "systemctl.log");
   fs.mkdirSync(bin, { recursive: true });
-  fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${failing ? 'echo "Failed to disable unit: Access denied" >&2\nexit 1\n' : ""}`, {
+  const stop = onStop ? `case "$*" in *" stop "*) ${onStop};; esac\n` : "";
+  fs.writeFileSync(path.join(bin, "systemctl"), `#!/bin/sh\necho "$*" >> "${record}"\n${stop}${failing ? 'echo "Failed to disable unit: Access denied" >&2\nexit 1\n' : ""}`, {
     mode: 0o755,
   });
   const unit = systemdUnitPath({ HOME: home.home });
@@ -159,6 +160,50 @@ function installedService(home: Home, failing = false): { bin: string; calls: ()
   fs.writeFileSync(unit, "[Unit]\n");
   return { bin, unit, calls: () => (fs.existsSync(record) ? fs.readFileSync(record, "utf8").trim().split("\n") : []) };
 }
+
+describe("openclaw reset with the gateway service installed", { timeout: 60_000 }, () => {
+  it("stops the running service first (a dry run only says so), then resets", async () => {
+    const home = makeHome();
+    const gw = await startGateway({ stateDir: home.stateDir });
+    // systemd's stop returns once the unit's process has exited.
+    const service = installedService(home, false, `kill -TERM ${gw.proc.pid}; while kill -0 ${gw.proc.pid} 2>/dev/null; do sleep 0.1; done`);
+    try {
+      const dry = await openclaw(home, ["reset", "--scope", "config+creds+sessions", "--dry-run", "--yes"], home.home, service.bin);
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toContain(`[dry-run] stop the gateway service (pid ${gw.proc.pid})`);
+      expect(service.calls()).toEqual([]);
+      expect(gw.proc.exitCode).toBeNull();
+
+      const result = await openclaw(home, ["reset", "--scope", "config+creds+sessions", "--yes"], home.home, service.bin);
+      expect(result.code, result.stderr).toBe(0);
+      expect(service.calls()).toEqual(["--user stop openclaw-gateway.service"]);
+      expect(result.stdout).toContain("Stopped the gateway service (openclaw-gateway.service)");
+      expect(result.stdout.indexOf("Stopped the gateway service")).toBeLessThan(result.stdout.indexOf("Moved to the Trash"));
+      expect(fs.readdirSync(path.join(home.trash, "files")).sort()).toEqual(["credentials", "openclaw.json", "sessions"]);
+      // The service itself stays installed.
+      expect(fs.existsSync(service.unit)).toBe(true);
+    } finally {
+      await gw.stop();
+    }
+  });
+
+  it("a gateway the service's stop does not end is refused, nothing moved", async () => {
+    const home = makeHome();
+    const gw = await startGateway({ stateDir: home.stateDir });
+    const service = installedService(home);
+    try {
+      const result = await openclaw(home, ["reset", "--scope", "full", "--yes"], home.home, service.bin);
+      expect(result.code).toBe(1);
+      expect(service.calls()).toEqual(["--user stop openclaw-gateway.service"]);
+      expect(result.stderr).toContain(`A gateway is running on ${home.stateDir} (pid ${gw.proc.pid}`);
+      expect(result.stderr).toContain("stopping the gateway service (openclaw-gateway.service) did not stop it");
+      expect(fs.existsSync(path.join(home.stateDir, "openclaw.json"))).toBe(true);
+      expect(fs.existsSync(home.trash)).toBe(false);
+    } finally {
+      await gw.stop();
+    }
+  });
+});
 
 describe("openclaw uninstall", { timeout: 60_000 }, () => {
   it("--all removes the service, moves the state dir and the workspace to the Trash, and says there is no app", async () => {

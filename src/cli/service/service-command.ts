@@ -118,6 +118,19 @@ export function gatewayServiceFile(platform: NodeJS.Platform = process.platform,
   return supportedPlatform(platform) === "linux" ? systemdUnitPath(env) : launchdPlistPath(env);
 }
 
+/**
+ * Stops the installed gateway service without removing it (it starts again at the next login or
+ * `systemctl --user start`); returns its name. A service manager that fails throws CliError.
+ */
+export function stopGatewayService(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  if (supportedPlatform(platform) === "linux") {
+    run("systemctl", ["--user", "stop", systemdUnitName(env)], env);
+    return systemdUnitName(env);
+  }
+  run("launchctl", ["bootout", `gui/${process.getuid?.() ?? 0}/${launchdLabel(env)}`], env);
+  return launchdLabel(env);
+}
+
 /** Stops the installed gateway service and removes its file; a service manager that fails throws CliError. */
 export function removeGatewayService(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): void {
   const os = supportedPlatform(platform);
