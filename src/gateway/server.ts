@@ -507,7 +507,14 @@ export class GatewayServer {
       tracer: this.traces,
       notifyChat: (key, text, noticeKey) => this.notifyChat(key, text, noticeKey),
       systemEvents: this.sessionSystemEvents,
-      onMessagesAppended: (key, appended, runId) => this.sessionMessages.appended(key, appended, runId),
+      onMessagesAppended: (key, appended, runId) => {
+        // The messages are written whatever their followers hear: a failed event never fails the write.
+        try {
+          this.sessionMessages.appended(key, appended, runId);
+        } catch (err) {
+          opts.logger.warn({ err: (err as Error).message, sessionKey: key }, "session.message could not be sent");
+        }
+      },
     });
     this.threadBindings = new ThreadBindingStore(opts.stateDir, (warning) => opts.logger.warn(warning));
     this.questionChats = new QuestionChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
