@@ -39,7 +39,8 @@ import { defaultAgentId } from "../agents/agent-config.js";
 import { resolveAgentRoute, type Binding } from "./routing/resolve-agent-route.js";
 import { peerSessionKey } from "./routing/peer-session-key.js";
 import { InboundMediaStore } from "./inbound/media-store.js";
-import { speechMediaDir } from "../agents/speech/index.js";
+import { AutoTtsPreference, speechMediaDir } from "../agents/speech/index.js";
+import { AutoSpeech } from "./outbound/auto-speech.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 import { responsePrefixFor } from "./outbound/response-prefix.js";
@@ -118,6 +119,7 @@ export class ChannelManager {
     this.dedupe = InboundDedupeCache.open(path.join(dir, "inbound-dedupe.jsonl"));
     this.parked = ParkedInbound.open(path.join(dir, "debounce-parked.jsonl"));
     this.deliveryLedger = DeliveryLedger.open(path.join(dir, "delivery-ledger.jsonl"));
+    const autoTtsPreference = AutoTtsPreference.forStateDir(deps.stateDir);
     this.delivery = new ReplyDelivery({
       ledger: this.deliveryLedger,
       logger: deps.logger,
@@ -125,6 +127,13 @@ export class ChannelManager {
       account: (channel, accountId) => this.availability(channel, accountId),
       replyPrefix: (target, sessionKey, run) => this.replyPrefix(target, sessionKey, run),
       errorPolicy: (target) => errorPolicyFor(target.channel, this.accountSpec(target.channel, target.accountId)?.config, target),
+      autoSpeech: new AutoSpeech({
+        config: deps.config,
+        session: (sessionKey) => deps.store.peek(sessionKey),
+        preference: autoTtsPreference,
+        speechDir: speechMediaDir(deps.stateDir),
+        logger: deps.logger,
+      }),
     });
     if (deps.acp) {
       this.acpBound = new AcpBoundChats({
@@ -163,6 +172,7 @@ export class ChannelManager {
       ...(deps.acpThreadFollowUp ? { acpThreadFollowUp: deps.acpThreadFollowUp } : {}),
       media: new InboundMediaStore(path.join(deps.stateDir, "media", "inbound")),
       speechDir: speechMediaDir(deps.stateDir),
+      autoTtsPreference,
       parked: this.parked,
       ...(deps.systemEvents ? { systemEvents: deps.systemEvents } : {}),
     });
@@ -461,13 +471,19 @@ export class ChannelManager {
     const toCurrent = !request.to;
     if (toCurrent && !entry?.lastChannel) throw new ChannelSendRefused("this conversation is not on a chat channel: name a target (`to`) and a `channel`");
     if (request.file) {
-      return this.sendFile({
+      const threadId = request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined);
+      const sent = await this.sendFile({
         channel: request.channel ?? (toCurrent ? entry?.lastChannel : undefined),
         accountId: request.accountId ?? (toCurrent ? entry?.lastAccountId : undefined),
         to: request.to ?? entry!.lastTo!,
-        threadId: request.threadId ?? (toCurrent ? entry?.lastThreadId : undefined),
+        threadId,
         file: { ...request.file, caption: request.message },
       });
+      // The turn's reply now has media: Auto-TTS leaves it text.
+      if (request.sessionKey) {
+        this.delivery.noteToolMedia(request.sessionKey, { channel: sent.channel, accountId: sent.accountId, chatId: sent.chatId, ...(threadId ? { threadId } : {}) });
+      }
+      return sent;
     }
     const result = await this.send({
       channel: request.channel ?? (toCurrent ? entry?.lastChannel : undefined),

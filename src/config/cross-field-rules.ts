@@ -116,12 +116,18 @@ function checkExecMode(config: RawOpenClawConfig): ConfigIssue[] {
   ];
 }
 
-/** OpenClaw's Auto-TTS speaks replies on its own; this gateway speaks only when asked (the tts tool, /tts audio, tts.convert). */
+/** Auto-TTS here speaks final replies (`mode: "final"`) when `auto` is always or inbound; `[[tts:...]]` directives (`tagged`) and `mode: "all"` are not built. */
 function checkAutoTts(config: RawOpenClawConfig): ConfigIssue[] {
-  const how = "Auto-TTS is not supported by this gateway: replies stay text, and speech is made on request (the tts tool, /tts audio, tts.convert)";
   return [
-    ...(config.tts?.auto !== undefined && config.tts.auto !== "off" ? [{ path: "tts.auto", message: `"${config.tts.auto}": ${how}; use "off" or remove it` }] : []),
-    ...(config.tts?.enabled === true ? [{ path: "tts.enabled", message: `true: ${how}; remove it` }] : []),
+    ...(config.tts?.auto === "tagged"
+      ? [
+          {
+            path: "tts.auto",
+            message: '"tagged": [[tts:...]] directives are not supported by this gateway, so no reply would carry the tag that speaks it; use "always", "inbound" or "off"',
+          },
+        ]
+      : []),
+    ...(config.tts?.mode === "all" ? [{ path: "tts.mode", message: '"all": Auto-TTS speaks only the final reply here, not tool or block replies; use "final" or remove it' }] : []),
   ];
 }
 

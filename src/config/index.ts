@@ -47,5 +47,6 @@ export {
   ttsProviderProblem,
 } from "./tts-provider.js";
 export { TTS_RESPONSE_FORMATS } from "./schema/tts.js";
+export { AUTO_TTS_MODES, type AutoTtsMode, configuredAutoTts, isAutoTtsMode } from "./tts-auto.js";
 export { expandIncludes, type IncludedFile } from "./includes.js";
 export { secretRefValues } from "./secrets/resolve-secret-refs.js";

@@ -1,5 +1,6 @@
 import { isEnvReference } from "./env-substitution.js";
 import type { RawOpenClawConfig } from "./schema/index.js";
+import { configuredAutoTts } from "./tts-auto.js";
 import { configuredTtsProvider, OPENAI_TTS_PROVIDER, ttsProviderProblem } from "./tts-provider.js";
 
 /**
@@ -12,12 +13,12 @@ export function ttsWarnings(config: RawOpenClawConfig, env: NodeJS.ProcessEnv): 
   if (!config.tts) return [];
   const provider = configuredTtsProvider(config);
   const warnings: string[] = [];
+  // With Auto-TTS on, a provider that cannot speak also leaves every reply text only.
+  const consequence = configuredAutoTts(config) === "off" ? "the tts tool is not offered" : "the tts tool is not offered and replies are not spoken (tts.auto)";
   const problem = ttsProviderProblem(config, provider);
-  if (problem) warnings.push(`tts.provider: ${problem}: the tts tool is not offered`);
+  if (problem) warnings.push(`tts.provider: ${problem}: ${consequence}`);
   else if (provider === OPENAI_TTS_PROVIDER && !hasOpenAiKey(config, env)) {
-    warnings.push(
-      "tts: no API key for openai (set tts.providers.openai.apiKey, models.providers.openai.apiKey or OPENAI_API_KEY in the gateway's environment): the tts tool is not offered",
-    );
+    warnings.push(`tts: no API key for openai (set tts.providers.openai.apiKey, models.providers.openai.apiKey or OPENAI_API_KEY in the gateway's environment): ${consequence}`);
   }
   for (const id of Object.keys(config.tts.providers ?? {})) {
     if (id === provider) continue;

@@ -11,12 +11,8 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     reason: `${kind} generation (OpenClaw's ${kind}_generate) is not supported by this gateway; only image generation is`,
   })),
   {
-    path: ["tts", "mode"],
-    reason: "it chooses which replies Auto-TTS speaks, and Auto-TTS is not supported by this gateway",
-  },
-  {
     path: ["tts", "summaryModel"],
-    reason: "it summarizes long replies for Auto-TTS, which is not supported by this gateway",
+    reason: "summarizing long replies for Auto-TTS is not supported by this gateway: a reply over the limit is cut (see docs/tools.md#auto-tts)",
   },
   ...["persona", "personas"].map((key) => ({
     path: ["tts", key],
@@ -28,7 +24,7 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
   },
   {
     path: ["tts", "prefsPath"],
-    reason: "local TTS preferences are not supported by this gateway: the config is the only TTS setting",
+    reason: "a TTS preferences file is not supported by this gateway: /tts on|off is kept on the session (sessions.json) and tts.enable/tts.disable under the state dir",
   },
   ...["metrics", "logs", "metricsEndpoint", "logsEndpoint", "logsExporter", "metricNamePrefix"].map((key) => ({
     path: ["diagnostics", "otel", key],

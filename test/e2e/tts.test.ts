@@ -153,7 +153,7 @@ describe("with OpenAI speech set up and a Telegram DM", () => {
       return String(telegram.messages(OWNER).at(-1)!.text);
     };
     expect(await say("/tts status")).toContain("TTS: ready — openai/gpt-4o-mini-tts, voice alloy");
-    expect(await say("/tts on")).toContain("/tts on is not supported by this gateway");
+    expect(await say("/tts latest")).toContain("/tts latest is not supported by this gateway");
     speech.failWith = 500;
     expect(await say("/tts audio once more")).toContain("No audio was made: openai/gpt-4o-mini-tts: HTTP 500");
     expect(telegram.uploads.length).toBe(uploadsBefore + 1);

@@ -4,3 +4,5 @@ export { requestSpeech, SPEECH_MAX_BYTES, type SpeechFailure, type SpeechOutcome
 export { synthesizeSpeech, type SpeechRequest, type SpeechResult, type SynthesizedSpeech } from "./synthesize.js";
 export { speechFileName, speechMediaDir, writeSpeechFile } from "./speech-file.js";
 export { AUTO_TTS_MAX_CHARS, AUTO_TTS_MIN_CHARS, type SpokenReply, spokenReplyText } from "./auto-speech-text.js";
+export { AutoTtsPreference, autoTtsPreferencePath } from "./auto-tts-preference.js";
+export { type AutoTtsSource, effectiveAutoTts } from "./auto-tts-mode.js";

@@ -8,6 +8,7 @@ import { REASONING_HEADING, reasoningLevelFor } from "../../agents/reasoning-vis
 import type { ConversationPort, TurnSettings } from "../../agents/conversation-port.js";
 import type { LocatedToolRule } from "../../agents/policy/index.js";
 import type { ElevatedAccess, ElevatedLevel } from "../../agents/sandbox/elevated-level.js";
+import type { AutoTtsPreference } from "../../agents/speech/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
 import { isAcpSessionKey, isMainSessionKey, parseSessionKey } from "../../sessions/keys/index.js";
 import { resolveSendPolicy } from "../../sessions/send-policy.js";
@@ -110,6 +111,8 @@ export interface InboundDispatchDeps {
   hooks?: InternalHookSink;
   /** Where `/tts audio` saves the speech it posts (`<state>/media/tts/`); absent: it posts none. */
   speechDir?: string;
+  /** The gateway's Auto-TTS mode (`tts.enable`/`tts.disable`), which `/tts status` reports. */
+  autoTtsPreference?: AutoTtsPreference;
   /** Where the files of messages for the agent are saved (`<state>/media/inbound/`). */
   media?: InboundMediaStore;
   /** Messages waiting in a debounce window, on disk so their adapter may acknowledge them. */
@@ -761,6 +764,7 @@ export class InboundDispatcher {
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),
       elevated: routed.elevated,
       ...execApproverOf(this.deps.config(), message),
+      ...(this.deps.autoTtsPreference ? { autoTtsPreference: this.deps.autoTtsPreference } : {}),
       ...(speechDir && this.maySend(routed)
         ? {
             speech: {
@@ -859,6 +863,8 @@ export class InboundDispatcher {
     const config = this.deps.config();
     const replyVia = replyViaFor(config, message.chatType, { roomEvent, command: batch.some((r) => r.fromCommand) });
     const mayReply = this.maySend(last);
+    // `tts.auto: inbound` speaks only the answer to a voice message (or another audio file).
+    const inboundAudio = batch.some((r) => r.message.media?.some((m) => m.kind === "audio") === true);
     if (mayReply) await this.deps.delivery.expect(runId, last.target, { sessionKey: message.sessionKey, runId, ...(replyVia ? { replyVia } : {}) });
     // A private final text is never streamed into the chat.
     const streams = mayReply && !replyVia;
@@ -958,7 +964,7 @@ export class InboundDispatcher {
           // `/verbose on|full`: the run's tool calls, ahead of the reply (a room event stays quiet).
           const tools = record.result?.toolSummary;
           if (tools && !roomEvent) await this.deps.delivery.queueText(`tools:${runId}`, last.target, tools);
-          await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed);
+          await this.deps.delivery.deliverRun(runId, message.sessionKey, record, previewMessageId, streamed, { inboundAudio });
           if (replyVia === "message_tool") {
             await retryStrandedReply(
               this.deps,

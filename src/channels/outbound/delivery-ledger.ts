@@ -34,6 +34,16 @@ export interface DeliveryEntry {
   streamed?: true;
   /** The run answers through the `message` tool: its final text is not the reply (ReplyVia). */
   replyVia?: ReplyVia;
+  /** Auto-TTS: the entry's one chunk is the text to speak, posted as audio (a voice note on Telegram), never as text. */
+  speech?: true;
+}
+
+/** What `expect` records beside the target. */
+export interface DeliveryMeta {
+  sessionKey?: string;
+  runId?: string;
+  replyVia?: ReplyVia;
+  speech?: true;
 }
 
 export interface DeliveryLedgerOptions {
@@ -52,7 +62,7 @@ const COMPACTION: KeyedLogCompaction = { factor: 4, minLines: 1_000 };
 
 /** One line per change; `entry` lines hold a whole entry (written by compaction). */
 type LedgerLine =
-  | { op: "expect"; id: string; target: DeliveryTarget; sessionKey?: string; runId?: string; replyVia?: ReplyVia; at: number }
+  | { op: "expect"; id: string; target: DeliveryTarget; sessionKey?: string; runId?: string; replyVia?: ReplyVia; speech?: true; at: number }
   | { op: "reply"; id: string; chunks: string[] }
   | { op: "sent"; id: string; index: number; messageId: string }
   | { op: "attempt"; id: string; error: string; failed?: true }
@@ -105,7 +115,7 @@ export class DeliveryLedger {
   }
 
   /** A run was accepted whose answer must go to `target` (before the model runs). Idempotent per id. */
-  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string; replyVia?: ReplyVia } = {}): DeliveryEntry {
+  expect(id: string, target: DeliveryTarget, meta: DeliveryMeta = {}): DeliveryEntry {
     assertId(id);
     const existing = this.entries.get(id);
     if (existing) return copy(existing);
@@ -113,7 +123,17 @@ export class DeliveryLedger {
     if (meta.sessionKey !== undefined) entry.sessionKey = meta.sessionKey;
     if (meta.runId !== undefined) entry.runId = meta.runId;
     if (meta.replyVia !== undefined) entry.replyVia = meta.replyVia;
-    this.log.append({ op: "expect", id, target: entry.target, sessionKey: entry.sessionKey, runId: entry.runId, replyVia: entry.replyVia, at: entry.createdAt });
+    if (meta.speech) entry.speech = true;
+    this.log.append({
+      op: "expect",
+      id,
+      target: entry.target,
+      sessionKey: entry.sessionKey,
+      runId: entry.runId,
+      replyVia: entry.replyVia,
+      ...(entry.speech ? { speech: true as const } : {}),
+      at: entry.createdAt,
+    });
     this.entries.set(id, entry);
     this.log.compactIfDue();
     return copy(entry);
@@ -250,6 +270,7 @@ function replayLine(entries: Map<string, DeliveryEntry>, value: unknown): void {
       if (typeof line.sessionKey === "string") entry.sessionKey = line.sessionKey;
       if (typeof line.runId === "string") entry.runId = line.runId;
       if (line.replyVia === "message_tool" || line.replyVia === "message_tool_only") entry.replyVia = line.replyVia;
+      if (line.speech === true) entry.speech = true;
       entries.set(line.id, entry);
     }
     return;

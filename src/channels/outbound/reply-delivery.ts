@@ -4,14 +4,14 @@ import type { ChannelAccount, ChannelLimits } from "../types.js";
 import { chunkText } from "./chunk-text.js";
 import { chunkByParagraph } from "./paragraph-chunks.js";
 import { splitPlain } from "./split-plain.js";
-import type { DeliveryEntry, DeliveryLedger, DeliveryTarget } from "./delivery-ledger.js";
+import type { DeliveryEntry, DeliveryLedger, DeliveryMeta, DeliveryTarget } from "./delivery-ledger.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, ROOM_EVENT_QUIET, type FinishedRun } from "../dispatch/run-reply.js";
 import { SentErrorNotices, type ErrorPolicy } from "./error-policy.js";
-import type { ReplyVia } from "../../agents/conversation-port.js";
 import { AccountWaits } from "./account-waits.js";
 import { withResponsePrefix } from "./response-prefix.js";
 import type { StreamedReply } from "./block-reply-stream.js";
+import type { AutoSpeechPort } from "./auto-speech.js";
 
 /**
  * Whether a reply's account can send now. `down`: configured and enabled but not running yet
@@ -53,6 +53,19 @@ export interface ReplyDeliveryDeps {
   replyPrefix?(target: DeliveryTarget, sessionKey: string, run: FinishedRun): string | undefined;
   /** Whether `target`'s chat gets failure notices (`errorPolicy`; absent: always). */
   errorPolicy?(target: DeliveryTarget): ErrorPolicy;
+  /** Auto-TTS: which run replies are also spoken, and their audio; absent: replies stay text. */
+  autoSpeech?: AutoSpeechPort;
+}
+
+/** What a run's delivery knows about the turn beyond its record. */
+export interface RunDeliveryOptions {
+  /** The message answered carried audio (a voice note): `tts.auto: inbound` speaks the reply. */
+  inboundAudio?: boolean;
+}
+
+/** The ledger id of a run reply's spoken copy. */
+export function speechIdOf(id: string): string {
+  return `${id}#speech`;
 }
 
 /** What a streamed draft says when its reply turned out silent and the platform would not delete it. */
@@ -75,6 +88,8 @@ export class ReplyDelivery {
   private readonly previews = new Map<string, string>();
   /** What the agent's `message` tool sent, per session and chat: a final reply repeating it is not sent again. */
   private readonly toolSends = new Map<string, { chat: string; at: number; text: string }[]>();
+  /** Files the agent's tools posted, per session and chat: a reply with media is not spoken (Auto-TTS). */
+  private readonly toolMedia = new Map<string, { chat: string; at: number }[]>();
   private readonly stopping = new AbortController();
   private readonly accountWaits = new AccountWaits();
   /** Entries an interactive caller waits for (see `DeliveryWait`). */
@@ -85,7 +100,7 @@ export class ReplyDelivery {
   constructor(private readonly deps: ReplyDeliveryDeps) {}
 
   /** A run was accepted whose answer belongs to `target`: remember it before the model runs. */
-  expect(id: string, target: DeliveryTarget, meta: { sessionKey?: string; runId?: string; replyVia?: ReplyVia }): Promise<void> {
+  expect(id: string, target: DeliveryTarget, meta: Omit<DeliveryMeta, "speech">): Promise<void> {
     this.deps.ledger.expect(id, target, meta);
     return this.deps.ledger.whenDurable();
   }
@@ -140,7 +155,7 @@ export class ReplyDelivery {
    * A run whose reply belongs to the expected entry `id` ended: deliver what it said, or record
    * why nothing is sent (NO_REPLY, aborted, or the `message` tool already sent this very text).
    */
-  async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string, streamed?: StreamedReply): Promise<void> {
+  async deliverRun(id: string, sessionKey: string, run: FinishedRun, previewMessageId?: string, streamed?: StreamedReply, options: RunDeliveryOptions = {}): Promise<void> {
     const entry = this.deps.ledger.get(id);
     if (!entry) return;
     // A room event keeps the room quiet, failures included: the agent speaks only through the `message` tool.
@@ -155,9 +170,11 @@ export class ReplyDelivery {
     }
     if (entry.streamed && run.status === "ok") {
       // The answer went out in blocks; what the reply adds after it (a usage footer) still goes.
+      await this.oweSpeech(entry, sessionKey, reply.text, run, options);
       const rest = textAfterStream(reply.text, streamed);
-      if (!rest.trim()) return this.suppress(id, "sent as block replies", previewMessageId);
-      return this.deliverReply(id, rest, reply.turnId, previewMessageId);
+      if (!rest.trim()) await this.suppress(id, "sent as block replies", previewMessageId);
+      else await this.deliverReply(id, rest, reply.turnId, previewMessageId);
+      return this.sendSpeechAfter(id);
     }
     const since = run.startedAt ?? run.acceptedAt ?? 0;
     const chat = chatKeyOf(entry.target);
@@ -165,9 +182,46 @@ export class ReplyDelivery {
     if ((this.toolSends.get(sessionKey) ?? []).some((s) => s.at >= since && s.chat === chat && s.text === text)) {
       return this.suppress(id, "already sent by the message tool", previewMessageId);
     }
-    // An answer carries the prefix; a failure notice does not.
-    const prefix = run.status === "ok" ? this.deps.replyPrefix?.(entry.target, sessionKey, run) : undefined;
+    // An answer carries the prefix (and may be spoken); a failure notice does not.
+    const answered = run.status === "ok";
+    const prefix = answered ? this.deps.replyPrefix?.(entry.target, sessionKey, run) : undefined;
+    if (answered) await this.oweSpeech(entry, sessionKey, reply.text, run, options);
     await this.deliverReply(id, withResponsePrefix(reply.text, prefix), reply.turnId, previewMessageId);
+    if (answered) this.sendSpeechAfter(id);
+  }
+
+  /**
+   * Auto-TTS: when the reply is to be spoken, its spoken copy is an entry of its own (`<id>#speech`,
+   * the text to speak as its one chunk), on disk before the reply's text is sent. It goes behind
+   * the text in the chat's queue; after a crash the ledger sends it like any owed entry.
+   */
+  private async oweSpeech(entry: DeliveryEntry, sessionKey: string, reply: string, run: FinishedRun, options: RunDeliveryOptions): Promise<void> {
+    const port = this.deps.autoSpeech;
+    if (!port) return;
+    const since = run.startedAt ?? run.acceptedAt ?? 0;
+    const chat = chatKeyOf(entry.target);
+    const sentMedia = (this.toolMedia.get(sessionKey) ?? []).some((m) => m.at >= since && m.chat === chat);
+    const speak = port.spokenText(sessionKey, entry.target, reply, { inboundAudio: options.inboundAudio === true, sentMedia });
+    if (!speak) return;
+    // The voice note follows the reply; it does not quote the user's message again.
+    const { replyToMessageId: _quoted, replyToEveryChunk: _every, ...target } = entry.target;
+    const id = speechIdOf(entry.id);
+    this.deps.ledger.expect(id, target, { sessionKey, speech: true });
+    this.deps.ledger.recordReply(id, [speak]);
+    await this.deps.ledger.whenDurable();
+  }
+
+  /** The reply's spoken copy goes out behind its text; a reply that was not sent (a merged turn's second answer) is not spoken either. */
+  private sendSpeechAfter(id: string): void {
+    const speechId = speechIdOf(id);
+    const speech = this.deps.ledger.get(speechId);
+    if (speech?.state !== "pending") return;
+    const text = this.deps.ledger.get(id);
+    if (text?.state === "suppressed" && !text.streamed) {
+      this.deps.ledger.finish(speechId, "suppressed", "its reply was not sent");
+      return;
+    }
+    void this.flush(speechId);
   }
 
   /**
@@ -199,6 +253,14 @@ export class ReplyDelivery {
     const sends = (this.toolSends.get(sessionKey) ?? []).filter((s) => now - s.at < MERGED_MEMORY_MS);
     sends.push({ chat: chatKeyOf(target), at: now, text: normalizeReply(text) });
     this.toolSends.set(sessionKey, sends);
+  }
+
+  /** A tool of `sessionKey`'s run posted a file to `target` (the `message` tool's file, the `tts` tool): that turn's reply is not spoken. */
+  noteToolMedia(sessionKey: string, target: DeliveryTarget): void {
+    const now = Date.now();
+    const sends = (this.toolMedia.get(sessionKey) ?? []).filter((s) => now - s.at < MERGED_MEMORY_MS);
+    sends.push({ chat: chatKeyOf(target), at: now });
+    this.toolMedia.set(sessionKey, sends);
   }
 
   /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */
@@ -323,6 +385,7 @@ export class ReplyDelivery {
     if (running.state === "gone") return this.giveUp(owed, running.reason);
     const entry = this.deps.ledger.get(id);
     if (entry?.state !== "pending" || !entry.chunks) return;
+    if (entry.speech) return this.sendSpeech(entry, running.account);
     const { target } = entry;
     // Ledger entries are snapshots: `sent` here is what was sent before this attempt began.
     const sent = new Set(Object.keys(entry.sent).map(Number));
@@ -366,6 +429,40 @@ export class ReplyDelivery {
     this.deps.ledger.finish(id, "delivered");
     await this.deps.ledger.whenDurable();
     this.emitSent(entry, true);
+  }
+
+  /**
+   * An Auto-TTS entry: its text spoken now (again, after a restart) and posted as audio, a voice
+   * note where the channel has them. No audio made (the provider failed, refused the key, timed
+   * out) ends the entry as failed with the reason logged: the reply's text already went. A post
+   * the platform refused is retried as a text chunk is.
+   */
+  private async sendSpeech(entry: DeliveryEntry, account: ChannelAccount): Promise<void> {
+    const { id, target } = entry;
+    // Posted before a crash, and marked: only its finish was lost.
+    if (entry.sent[0] !== undefined) {
+      this.deps.ledger.finish(id, "delivered");
+      await this.deps.ledger.whenDurable();
+      return;
+    }
+    const log = { deliveryId: id, channel: target.channel, chatId: target.chatId };
+    const made = this.deps.autoSpeech ? await this.deps.autoSpeech.synthesize(entry.chunks![0]!, target.channel) : { ok: false as const, reason: "Auto-TTS is not set up here" };
+    if (!made.ok) {
+      this.deps.logger.warn({ ...log, reason: made.reason }, "reply not spoken (tts.auto): no audio was made; the reply went as text only");
+      this.deps.ledger.finish(id, "failed", made.reason);
+      await this.deps.ledger.whenDurable();
+      return;
+    }
+    try {
+      const sent = await account.sendFile({ chatId: target.chatId, ...(target.threadId ? { threadId: target.threadId } : {}) }, made.file);
+      this.deps.ledger.markSent(id, 0, sent.messageId);
+      this.deps.ledger.finish(id, "delivered");
+      await this.deps.ledger.whenDurable();
+    } catch (err) {
+      if (this.stopping.signal.aborted) return;
+      this.deps.logger.warn({ ...log, err: (err as Error).message }, "spoken reply not posted (tts.auto)");
+      await this.retryLater(id, (err as Error).message);
+    }
   }
 
   /**

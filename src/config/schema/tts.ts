@@ -27,20 +27,25 @@ const TtsProviderSettings = Type.Object({
   extraBody: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-/** OpenClaw's Auto-TTS modes; only `off` is taken here (cross-field-rules.ts refuses the others). */
+/** OpenClaw's Auto-TTS modes; `tagged` (`[[tts:...]]` directives) is refused in cross-field-rules.ts. */
 export const TTS_AUTO_MODES = ["off", "always", "inbound", "tagged"] as const;
 
-/** `tts`: text-to-speech for the `tts` tool, `/tts audio` and `tts.convert`. Auto-TTS is not supported: `auto` other than off, and `enabled: true`, are refused. */
+/** Which replies Auto-TTS speaks: `final` (the run's final reply); `all` is refused in cross-field-rules.ts. */
+export const TTS_MODES = ["final", "all"] as const;
+
+/** `tts`: text-to-speech for the `tts` tool, `/tts audio`, `tts.convert` and Auto-TTS (replies to chat channels also spoken). */
 export const TtsSchema = Type.Object({
-  /** Auto-TTS (replies spoken on their own): only `off`, the default, is supported. */
+  /** Auto-TTS: `off` (default), `always` (every final reply to a chat), `inbound` (only replies to a voice message). */
   auto: Type.Optional(stringEnum(TTS_AUTO_MODES)),
-  /** OpenClaw's legacy Auto-TTS toggle: only `false` is supported. */
+  /** OpenClaw's legacy Auto-TTS toggle: `true` is `auto: "always"` when `auto` is unset. */
   enabled: Type.Optional(Type.Boolean()),
+  /** Which replies Auto-TTS speaks: only `final` (the default) is supported. */
+  mode: Type.Optional(stringEnum(TTS_MODES)),
   /** The speech provider; default `openai`. */
   provider: Type.Optional(NonEmptyString),
   /** One request's limit on the provider; a call's own `timeoutMs` wins. */
   timeoutMs: Type.Optional(integer(1, MAX_TIMER_MS)),
-  /** Text longer than this is refused, never cut. */
+  /** `/tts audio`, `tts.convert` and the tts tool refuse longer text; Auto-TTS cuts a reply to it (and to 1500 characters). */
   maxTextLength: Type.Optional(integer(1)),
   providers: Type.Optional(Type.Record(Type.String({ minLength: 1 }), TtsProviderSettings)),
 });

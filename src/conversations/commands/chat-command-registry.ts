@@ -3,6 +3,7 @@ import type { ConversationPort, ResetOutcome, SubmitInput, TurnSettings } from "
 import type { ElevatedAccess } from "../../agents/sandbox/elevated-level.js";
 import type { OpenClawConfig } from "../../config/index.js";
 import type { SessionStore } from "../../sessions/store/index.js";
+import type { AutoTtsPreference } from "../../agents/speech/index.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
 
@@ -50,6 +51,8 @@ export interface ChatCommandContext {
   elevated?: ElevatedAccess;
   /** Posting speech to this chat (`/tts audio`): where the audio is saved, and the upload; absent where the surface has no chat or may not answer there. */
   speech?: { dir: string; post(file: { path: string; fileName: string; voice?: boolean }): Promise<void> };
+  /** The gateway's Auto-TTS mode (`tts.enable`/`tts.disable`), for `/tts status`; absent: the chat's and the config's decide. */
+  autoTtsPreference?: AutoTtsPreference;
   /** Binding this chat or thread to a sub-agent (`/focus`, `/unfocus`), where the surface can. */
   focus?: { focus(target: string): string; unfocus(): string };
 }

@@ -278,8 +278,8 @@ CHAT_COMMANDS.register({
   name: "tts",
   // Discord's client has a /tts of its own: the menu there offers /voice (OpenClaw's name for it).
   aliases: ["voice"],
-  description: "text-to-speech: status (the provider and whether it speaks), or audio <text> to hear it once in this chat",
-  args: "[status|audio <text>]",
+  description: "text-to-speech: status, on|off|always|inbound|default (Auto-TTS for this chat), or audio <text> to hear it once",
+  args: "[status|on|off|always|inbound|default|chat on|off|default|audio <text>]",
   category: "media",
   handler: async (args, ctx) => reply(await runTtsCommand(args, ctx)),
 });

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { cachedSpeechSetup, type SpeechHost, speechMediaDir, synthesizeSpeech, writeSpeechFile } from "../../agents/speech/index.js";
+import { AutoTtsPreference, cachedSpeechSetup, effectiveAutoTts, type SpeechHost, speechMediaDir, synthesizeSpeech, writeSpeechFile } from "../../agents/speech/index.js";
 import { configuredTtsProvider, OPENAI_TTS_PROVIDER, type OpenClawConfig } from "../../config/index.js";
 import { ErrorCodes, GatewayError, invalidRequest } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
@@ -9,10 +9,11 @@ const OPENAI_SPEECH_MODELS = ["gpt-4o-mini-tts", "tts-1", "tts-1-hd"];
 const OPENAI_SPEECH_VOICES = ["alloy", "ash", "ballad", "cedar", "coral", "echo", "fable", "marin", "nova", "onyx", "sage", "shimmer", "verse"];
 
 /**
- * `tts.status`, `tts.providers` (read) and `tts.convert` (write), in OpenClaw's shapes, for the one
- * speech provider this gateway speaks through (the `tts` block: docs/configuration.md#tts).
- * Auto-TTS and local preferences are not supported, so `tts.enable`, `tts.disable`,
- * `tts.setProvider` and the persona methods are not registered, and status always says `auto: "off"`.
+ * `tts.status`, `tts.providers` (read), `tts.convert`, `tts.enable` and `tts.disable` (write), in
+ * OpenClaw's shapes, for the one speech provider this gateway speaks through (the `tts` block:
+ * docs/configuration.md#tts). `tts.enable`/`tts.disable` set the gateway's Auto-TTS mode
+ * (always/off, kept under the state dir), which a chat's own `/tts on|off` overrides. Other
+ * providers and personas are not supported, so `tts.setProvider` and the persona methods are not registered.
  */
 export function registerTtsMethods(registry: MethodRegistry): void {
   registry.register({
@@ -23,9 +24,14 @@ export function registerTtsMethods(registry: MethodRegistry): void {
       const config = runtime.config();
       const setup = cachedSpeechSetup(config, process.env);
       const provider = setup.host?.provider ?? configuredTtsProvider(config);
+      const preference = AutoTtsPreference.forStateDir(runtime.stateDir);
+      // The gateway's mode: what a chat without its own /tts choice follows.
+      const auto = effectiveAutoTts(config, undefined, preference.mode());
       return {
-        enabled: false,
-        auto: "off",
+        enabled: auto.mode !== "off",
+        auto: auto.mode,
+        autoSource: auto.source,
+        prefsPath: preference.file,
         provider,
         configured: setup.host !== undefined,
         ...(setup.host ? { model: setup.host.model, voice: setup.host.voice } : { problem: setup.problem }),
@@ -37,6 +43,21 @@ export function registerTtsMethods(registry: MethodRegistry): void {
       };
     },
   });
+
+  for (const [name, mode] of [
+    ["tts.enable", "always"],
+    ["tts.disable", "off"],
+  ] as const) {
+    registry.register({
+      name,
+      scope: "operator.write",
+      params: Type.Object({}),
+      handler: (_params, { runtime }) => {
+        AutoTtsPreference.forStateDir(runtime.stateDir).set(mode);
+        return { enabled: mode !== "off" };
+      },
+    });
+  }
 
   registry.register({
     name: "tts.providers",

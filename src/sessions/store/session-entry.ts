@@ -78,6 +78,8 @@ export interface SessionEntry {
   /** `/usage`, `sessions.patch responseUsage`: the usage footer on this session's chat replies; absent: `messages.responseUsage`. */
   responseUsage?: "off" | "tokens" | "full";
   groupActivation?: "mention" | "always";
+  /** `/tts on|off|always|inbound`: this chat's Auto-TTS mode, over `tts.enable`/`tts.disable` and `tts.auto`; absent: theirs. */
+  ttsAuto?: "off" | "always" | "inbound";
   /** `/queue <mode>`: how messages that arrive during a reply are handled in this session; absent: the configured default. */
   queueMode?: "steer" | "followup" | "collect" | "interrupt";
   model?: string;

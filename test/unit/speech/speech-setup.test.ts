@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { speechSetup } from "../../../src/agents/speech/index.js";
-import { ConfigError, validateConfig } from "../../../src/config/index.js";
+import { ConfigError, configuredAutoTts, validateConfig } from "../../../src/config/index.js";
 
 const load = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => validateConfig(raw, env);
 const setup = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => speechSetup(load(raw, env).config, env);
@@ -107,7 +107,7 @@ describe("the tts config block", () => {
     );
   });
 
-  it("refuses Auto-TTS turned on (tts.auto other than off, the legacy enabled: true): replies are never spoken on their own here", () => {
+  it("takes Auto-TTS always and inbound with mode final; refuses tagged and mode all, naming the key", () => {
     const refusal = (tts: Record<string, unknown>) => {
       try {
         load({ tts }, { OPENAI_API_KEY: "sk" });
@@ -117,23 +117,36 @@ describe("the tts config block", () => {
       }
       throw new Error("expected a ConfigError");
     };
-    for (const auto of ["always", "inbound", "tagged"]) {
-      expect(refusal({ auto })).toBe(
-        `tts.auto: "${auto}": Auto-TTS is not supported by this gateway: replies stay text, and speech is made on request (the tts tool, /tts audio, tts.convert); use "off" or remove it`,
-      );
+    for (const auto of ["off", "always", "inbound"]) {
+      const loaded = load({ tts: { auto, mode: "final" } }, { OPENAI_API_KEY: "sk" });
+      expect(loaded.warnings).toEqual([]);
+      expect(configuredAutoTts(loaded.config)).toBe(auto);
     }
-    expect(refusal({ enabled: true })).toMatch(/^tts\.enabled: true: Auto-TTS is not supported by this gateway/);
+    expect(refusal({ auto: "tagged" })).toMatch(/^tts\.auto: "tagged": \[\[tts:\.\.\.\]\] directives are not supported by this gateway/);
+    expect(refusal({ auto: "always", mode: "all" })).toBe('tts.mode: "all": Auto-TTS speaks only the final reply here, not tool or block replies; use "final" or remove it');
     expect(refusal({ auto: "sometimes" })).toBe('tts.auto: expected one of "off", "always", "inbound", "tagged"');
-    const off = load({ tts: { auto: "off", enabled: false } }, { OPENAI_API_KEY: "sk" });
-    expect(off.warnings).toEqual([]);
-    expect(speechSetup(off.config, { OPENAI_API_KEY: "sk" }).host).toBeDefined();
   });
 
-  it("drops Auto-TTS's other keys, personas, directives and preferences with a warning saying they are not supported", () => {
-    const loaded = load({ tts: { mode: "final", summaryModel: "openai/gpt-4.1-mini", persona: "a", personas: {}, modelOverrides: {}, prefsPath: "/x" } }, { OPENAI_API_KEY: "sk" });
-    for (const key of ["mode", "summaryModel", "persona", "personas", "modelOverrides", "prefsPath"]) {
+  it("reads the legacy enabled: true as always when auto is unset; auto wins when both are set; no block is off", () => {
+    const auto = (tts: Record<string, unknown> | undefined) => configuredAutoTts(load(tts ? { tts } : {}, { OPENAI_API_KEY: "sk" }).config);
+    expect(auto({ enabled: true })).toBe("always");
+    expect(auto({ enabled: true, auto: "inbound" })).toBe("inbound");
+    expect(auto({ enabled: false })).toBe("off");
+    expect(auto(undefined)).toBe("off");
+  });
+
+  it("says at load that Auto-TTS will not speak when the provider cannot", () => {
+    expect(load({ tts: { auto: "always" } }, {}).warnings).toContain(
+      "tts: no API key for openai (set tts.providers.openai.apiKey, models.providers.openai.apiKey or OPENAI_API_KEY in the gateway's environment): the tts tool is not offered and replies are not spoken (tts.auto)",
+    );
+  });
+
+  it("drops summaries, personas, directives and a preferences file with a warning saying they are not supported", () => {
+    const loaded = load({ tts: { summaryModel: "openai/gpt-4.1-mini", persona: "a", personas: {}, modelOverrides: {}, prefsPath: "/x" } }, { OPENAI_API_KEY: "sk" });
+    for (const key of ["summaryModel", "persona", "personas", "modelOverrides", "prefsPath"]) {
       expect(loaded.warnings.some((w) => w.startsWith(`tts.${key} was ignored:`))).toBe(true);
     }
+    expect(loaded.warnings.find((w) => w.startsWith("tts.summaryModel"))).toContain("a reply over the limit is cut");
     expect(loaded.config.tts).toEqual({});
   });
 
