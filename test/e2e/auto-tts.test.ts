@@ -187,6 +187,8 @@ describe("Auto-TTS through a Telegram DM", { timeout: 90_000 }, () => {
     expect(await dm(OWNER, "weather again", SPOKEN_REPLY)).toEqual({ spoken: false });
     expect(await dm(FRIEND, "weather for me", SPOKEN_REPLY)).toEqual({ spoken: true });
     expect(await command(OWNER, "/tts status")).toContain("Auto-TTS: off (replies stay text; set by this chat (/tts))");
+    const rows = (await sock.request("sessions.list", {})).payload.sessions as { key: string; ttsAuto?: string }[];
+    expect(rows.filter((row) => row.ttsAuto).map((row) => [row.key, row.ttsAuto])).toEqual([[expect.stringContaining(String(OWNER)), "off"]]);
 
     sock.close();
     await gw.stop("SIGKILL");

@@ -9,8 +9,8 @@ import type { DeliveryTarget } from "./delivery-ledger.js";
 export interface SpokenTurn {
   /** The message answered carried a voice message or another audio file (`tts.auto: inbound` speaks only then). */
   inboundAudio: boolean;
-  /** The run already posted a file to this chat (the `message` tool's file, the `tts` tool): the reply has media, so it is not spoken. */
-  sentMedia: boolean;
+  /** Whether the run already posted a file to this chat (the `message` tool's file, the `tts` tool): the reply has media, so it is not spoken. Asked only while Auto-TTS is on. */
+  sentMedia(): boolean;
 }
 
 export type SpeechFile = { ok: true; file: OutboundFile } | { ok: false; reason: string };
@@ -58,7 +58,7 @@ export class AutoSpeech implements AutoSpeechPort {
       this.deps.logger.warn({ ...log, reason: setup.problem }, "reply not spoken (tts.auto): no speech provider can run");
       return undefined;
     }
-    if (turn.sentMedia) {
+    if (turn.sentMedia()) {
       this.deps.logger.debug(log, "reply not spoken (tts.auto): the turn already posted media to this chat");
       return undefined;
     }

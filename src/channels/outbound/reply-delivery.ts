@@ -170,11 +170,12 @@ export class ReplyDelivery {
     }
     if (entry.streamed && run.status === "ok") {
       // The answer went out in blocks; what the reply adds after it (a usage footer) still goes.
-      await this.oweSpeech(entry, sessionKey, reply.text, run, options);
+      const spoken = await this.oweSpeech(entry, sessionKey, reply.text, run, options);
       const rest = textAfterStream(reply.text, streamed);
       if (!rest.trim()) await this.suppress(id, "sent as block replies", previewMessageId);
       else await this.deliverReply(id, rest, reply.turnId, previewMessageId);
-      return this.sendSpeechAfter(id);
+      if (spoken) this.sendSpeechAfter(id);
+      return;
     }
     const since = run.startedAt ?? run.acceptedAt ?? 0;
     const chat = chatKeyOf(entry.target);
@@ -185,9 +186,9 @@ export class ReplyDelivery {
     // An answer carries the prefix (and may be spoken); a failure notice does not.
     const answered = run.status === "ok";
     const prefix = answered ? this.deps.replyPrefix?.(entry.target, sessionKey, run) : undefined;
-    if (answered) await this.oweSpeech(entry, sessionKey, reply.text, run, options);
+    const spoken = answered && (await this.oweSpeech(entry, sessionKey, reply.text, run, options));
     await this.deliverReply(id, withResponsePrefix(reply.text, prefix), reply.turnId, previewMessageId);
-    if (answered) this.sendSpeechAfter(id);
+    if (spoken) this.sendSpeechAfter(id);
   }
 
   /**
@@ -195,20 +196,20 @@ export class ReplyDelivery {
    * the text to speak as its one chunk), on disk before the reply's text is sent. It goes behind
    * the text in the chat's queue; after a crash the ledger sends it like any owed entry.
    */
-  private async oweSpeech(entry: DeliveryEntry, sessionKey: string, reply: string, run: FinishedRun, options: RunDeliveryOptions): Promise<void> {
+  private async oweSpeech(entry: DeliveryEntry, sessionKey: string, reply: string, run: FinishedRun, options: RunDeliveryOptions): Promise<boolean> {
     const port = this.deps.autoSpeech;
-    if (!port) return;
+    if (!port) return false;
     const since = run.startedAt ?? run.acceptedAt ?? 0;
-    const chat = chatKeyOf(entry.target);
-    const sentMedia = (this.toolMedia.get(sessionKey) ?? []).some((m) => m.at >= since && m.chat === chat);
+    const sentMedia = () => (this.toolMedia.get(sessionKey) ?? []).some((m) => m.at >= since && m.chat === chatKeyOf(entry.target));
     const speak = port.spokenText(sessionKey, entry.target, reply, { inboundAudio: options.inboundAudio === true, sentMedia });
-    if (!speak) return;
+    if (!speak) return false;
     // The voice note follows the reply; it does not quote the user's message again.
     const { replyToMessageId: _quoted, replyToEveryChunk: _every, ...target } = entry.target;
     const id = speechIdOf(entry.id);
     this.deps.ledger.expect(id, target, { sessionKey, speech: true });
     this.deps.ledger.recordReply(id, [speak]);
     await this.deps.ledger.whenDurable();
+    return true;
   }
 
   /** The reply's spoken copy goes out behind its text; a reply that was not sent (a merged turn's second answer) is not spoken either. */
