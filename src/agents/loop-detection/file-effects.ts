@@ -29,7 +29,8 @@ export function changedFiles(call: ToolCallBlock, result: ToolResult): string[] 
     return file ? [file] : [];
   }
   if (name === "apply_patch") return patchedFiles(call.arguments.input);
-  if (name === "exec" || name === "code_execution") return "any";
+  // code_execution runs in xAI's remote sandbox: it changes no file here.
+  if (name === "exec") return "any";
   // Input sent to a running process may make it write files; listing and reading output may not.
   if (name === "process") return isObservingProcessAction(call.arguments.action) ? [] : "any";
   return [];
