@@ -19,7 +19,7 @@ import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cach
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { cachedImageGenerationSetup, cachedWebSearchSetup, createAvailableTools } from "./tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup, cachedXaiToolsSetup, createAvailableTools, offeredXaiTools } from "./tools/index.js";
 import { cachedSpeechSetup } from "./speech/index.js";
 import { offersProgressCard } from "./progress-card-offer.js";
 import { mayAskUser } from "./questions/may-ask-user.js";
@@ -244,6 +244,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const memoryOn = memory?.enabled() === true;
   const webSearch = cachedWebSearchSetup(config, env).host;
   const imageGeneration = cachedImageGenerationSetup(config, env).host;
+  const xai = cachedXaiToolsSetup(config, env);
+  const xaiOffered = offeredXaiTools(xai, model.provider);
   const speech = cachedSpeechSetup(config, env).host;
   const mcp = input.services?.mcp;
   const mcpTools = mcp?.hasServers(config) ? await mcp.tools(config) : undefined;
@@ -251,6 +253,8 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     availableTools({
       exec: execToolOptionsFromConfig(config),
       webSearch: webSearch !== undefined,
+      xSearch: xaiOffered.xSearch,
+      codeExecution: xaiOffered.codeExecution,
       webFetch: webFetchOptionsFromConfig(config),
       memory: memoryOn,
       sessionTools: Boolean(input.sessionKey && input.services?.sessionTools),
@@ -337,6 +341,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     execApprovals: execGateFromConfig(config, input.approvals, input.emit ? trace.approval : undefined),
     ...(skillEnv ? { skillEnv } : {}),
     ...(webSearch ? { webSearch } : {}),
+    ...(xaiOffered.xSearch || xaiOffered.codeExecution ? { xai } : {}),
     ...(imageGeneration ? { imageGeneration } : {}),
     ...(speech ? { speech } : {}),
   };

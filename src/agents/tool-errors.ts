@@ -57,6 +57,12 @@ export type ToolErrorCode =
   // The web
   | "INVALID_URL"
   | "WEB_SEARCH_UNAVAILABLE"
+  // xAI's server-side tools (x_search, code_execution)
+  | "XAI_TOOL_UNAVAILABLE"
+  | "XAI_PROVIDER_AUTH"
+  | "XAI_RATE_LIMITED"
+  | "XAI_TIMEOUT"
+  | "XAI_PROVIDER_FAILED"
   | "URL_SCHEME_NOT_ALLOWED"
   | "PRIVATE_ADDRESS_BLOCKED"
   | "TOO_MANY_REDIRECTS"
@@ -412,6 +418,27 @@ export const TOOL_ERRORS = {
   fetchTimeout: coded("FETCH_TIMEOUT", (url: string) => `${url} did not answer within the time limit.`, "Try again later or use another source."),
   fetchAborted: coded("ABORTED", (url: string) => `Fetching ${url} was stopped.`, "The run was stopped; no action is needed."),
   dnsFailed: coded("DNS_FAILED", (host: string) => `The host ${host} could not be found.`, "Check the spelling of the domain."),
+  xaiToolUnavailable: coded("XAI_TOOL_UNAVAILABLE", (tool: string) => `${tool} is not set up in this runtime (it needs an xAI key).`, "Answer without it, or use another tool."),
+  xaiProviderAuth: coded(
+    "XAI_PROVIDER_AUTH",
+    (tool: string, problem: string, keyHint: string) => `${tool} was refused by xAI (${problem}): check the xAI key (${keyHint}).`,
+    "Do not retry; tell the user the xAI key was refused and the owner should check it.",
+  ),
+  xaiRateLimited: coded(
+    "XAI_RATE_LIMITED",
+    (tool: string, problem: string) => `${tool} was rate limited by xAI (${problem}).`,
+    "Wait before calling it again, or answer without it.",
+  ),
+  xaiTimeout: coded(
+    "XAI_TIMEOUT",
+    (tool: string, problem: string, _setting: string) => `${tool} did not finish: ${problem}.`,
+    (_tool, _problem, setting) => `Try a simpler request; the owner can raise ${setting}.`,
+  ),
+  xaiProviderFailed: coded(
+    "XAI_PROVIDER_FAILED",
+    (tool: string, problem: string) => `${tool} failed: ${problem}.`,
+    "A 5xx may pass, so try again later; else answer without it and tell the user why.",
+  ),
   webSearchUnavailable: coded("WEB_SEARCH_UNAVAILABLE", "No web search provider is set up in this runtime.", "Answer from what you know, or fetch a known URL with web_fetch."),
   fetchFailed: coded("FETCH_FAILED", (url: string, problem: string) => `Fetching ${url} failed: ${problem}`, "Check the URL or try another source."),
   privateAddressBlocked: coded(

@@ -35,10 +35,12 @@ export function toolProgressDetailFor(config: OpenClawConfig, agentId: string): 
 function explain(name: string, text: (key: string) => string | undefined): string {
   if (name === "read") return withDetail("📖", name, text("path"));
   if (name === "write" || name === "edit" || name === "apply_patch") return withDetail("✍️", name, text("path"));
-  if (name === "web_search" || name === "memory_search" || name === "sessions_search") return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
+  if (name === "web_search" || name === "x_search" || name === "memory_search" || name === "sessions_search")
+    return withDetail("🔎", name, text("query") && `for "${text("query")}"`);
   if (name === "web_fetch") return withDetail("🌐", name, text("url"));
   if (name === "tts") return withDetail("🔊", name, text("text") && `"${cut(text("text")!, 80)}"`);
   if (name === "browser") return withDetail("🧭", name, [text("action"), text("kind"), text("url") ?? text("ref")].filter(Boolean).join(" ") || undefined);
+  if (name === "code_execution") return withDetail("🧮", name, text("task") && `"${cut(text("task")!, 80)}"`);
   if (name === "image_generate") return withDetail("🎨", name, text("prompt") && `"${cut(text("prompt")!, 80)}"`);
   return `🛠️ ${title(name)}`;
 }

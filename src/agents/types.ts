@@ -5,6 +5,7 @@ import type { ExecSandbox } from "./sandbox/exec-sandbox.js";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ProcessRegistry } from "./tools/process-registry.js";
 import type { BrowserService } from "./tools/browser/browser-service.js";
+import type { XaiToolsSetup } from "./tools/xai/xai-tools-setup.js";
 import type { MemoryGetOutcome, MemorySearchOptions, MemorySearchResponse } from "../memory/index.js";
 import type * as SessionToolArgs from "./tools/session-tool-params.js";
 import type { Question, QuestionOutcome } from "./questions/question-broker.js";
@@ -89,6 +90,8 @@ export interface ToolServices {
   imageDescriber?: ImageDescriber;
   /** The configured search provider, behind web_search (not offered without one: tools.web.search). */
   webSearch?: WebSearchHost;
+  /** xAI's server-side tools, behind x_search and code_execution (not offered without an xAI key: plugins.entries.xai.config). */
+  xai?: XaiToolsSetup;
   /** The configured image models, behind image_generate (not offered without a usable one: agents.defaults.mediaModels.image). */
   imageGeneration?: ImageGenerationHost;
   /** The configured speech provider, behind tts (not offered without a usable one: the tts block). */

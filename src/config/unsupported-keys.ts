@@ -30,6 +30,10 @@ const UNSUPPORTED: { path: string[]; reason: string }[] = [
     path: ["diagnostics", "otel", key],
     reason: "it is not supported: this gateway exports run traces only",
   })),
+  {
+    path: ["tools", "web", "x_search"],
+    reason: "it is OpenClaw's older place for x_search's settings, which live in plugins.entries.xai.config.xSearch (move them there)",
+  },
   ...[
     ["cdpUrl", "remote CDP browsers are not supported: the gateway launches its own managed browser"],
     ["attachOnly", "attaching to a running browser is not supported: the gateway launches its own managed browser"],

@@ -18,8 +18,19 @@ export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.Process
   if (search.provider === "brave" && (!braveKey || isEnvReference(braveKey)) && !env.BRAVE_API_KEY?.trim()) {
     return ['tools.web.search.provider is "brave" but no API key is set (plugins.entries.brave.config.webSearch.apiKey or $BRAVE_API_KEY): web_search is not offered'];
   }
+  if (search.provider === "grok" && !hasXaiKey(config, env)) {
+    return [
+      'tools.web.search.provider is "grok" but no xAI key is set (plugins.entries.xai.config.webSearch.apiKey, models.providers.xai.apiKey or $XAI_API_KEY): web_search is not offered',
+    ];
+  }
   if (search.provider === "searxng" && !entries?.searxng?.config?.webSearch?.baseUrl && !env.SEARXNG_BASE_URL?.trim()) {
     return ['tools.web.search.provider is "searxng" but no instance is set (plugins.entries.searxng.config.webSearch.baseUrl or $SEARXNG_BASE_URL): web_search is not offered'];
   }
   return [];
+}
+
+/** Whether an xAI key is there for the xAI tools (the same places, in the same order, as the tools read it). */
+export function hasXaiKey(config: RawOpenClawConfig, env: NodeJS.ProcessEnv): boolean {
+  const usable = (value: string | undefined) => Boolean(value?.trim()) && !isEnvReference(value!.trim());
+  return usable(config.plugins?.entries?.xai?.config?.webSearch?.apiKey) || usable(config.models?.providers?.xai?.apiKey) || Boolean(env.XAI_API_KEY?.trim());
 }

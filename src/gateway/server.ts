@@ -95,7 +95,15 @@ import { SessionStore } from "../sessions/store/index.js";
 import { IdempotencyLedger } from "../sessions/idempotency/index.js";
 import { SessionSearchIndex, sessionSearchIndexPath } from "../sessions/search/index.js";
 import { modelTextRedaction } from "./model-text-redaction.js";
-import { BrowserService, browserSetup, cachedImageGenerationSetup, cachedWebSearchSetup, createToolServices, getProcessRegistry } from "../agents/tools/index.js";
+import {
+  BrowserService,
+  browserSetup,
+  cachedImageGenerationSetup,
+  cachedWebSearchSetup,
+  cachedXaiToolsSetup,
+  createToolServices,
+  getProcessRegistry,
+} from "../agents/tools/index.js";
 import { cachedSpeechSetup } from "../agents/speech/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
 import type { ToolServices } from "../agents/types.js";
@@ -218,6 +226,7 @@ export class GatewayServer {
   /** Which optional tool families the gateway can offer now (set once its services exist). */
   private toolAvailability: () => ToolAvailability = () => ({
     webSearch: false,
+    xai: {},
     memory: false,
     messenger: false,
     cron: false,
@@ -593,6 +602,7 @@ export class GatewayServer {
     registerMessageActionMethods(this.methods, () => this.channels);
     const toolAvailability = (this.toolAvailability = () => ({
       webSearch: cachedWebSearchSetup(opts.loadedConfig().config, process.env).host !== undefined,
+      xai: cachedXaiToolsSetup(opts.loadedConfig().config, process.env),
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,
       cron: this.toolServices.cron !== undefined,

@@ -1,6 +1,6 @@
 import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
-import { createAvailableTools } from "../agents/tools/index.js";
+import { createAvailableTools, offeredXaiTools, type XaiToolsSetup } from "../agents/tools/index.js";
 import { mayAskUser } from "../agents/questions/may-ask-user.js";
 import { offersProgressCard } from "../agents/progress-card-offer.js";
 import type { AgentTool, McpToolHost } from "../agents/types.js";
@@ -16,6 +16,8 @@ import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
 export interface ToolAvailability {
   /** A web search provider is set up (tools.web.search). */
   webSearch: boolean;
+  /** xAI's tools this config has (x_search, code_execution), each offered to the models it reaches (offeredXaiTools). */
+  xai: XaiToolsSetup;
   memory: boolean;
   messenger: boolean;
   cron: boolean;
@@ -73,6 +75,7 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; po
   const tools = [
     ...createAvailableTools({
       ...input.availability,
+      ...offeredXaiTools(input.availability.xai, model?.provider),
       askUser: input.availability.askUser && mayAskUser(resolved.sessionKey, entry?.spawnDepth),
       progressCard: offersProgressCard(config, resolved.sessionKey, entry?.spawnDepth, input.availability.progressCards),
       sessionTools: input.offerSessionTools ?? true,

@@ -18,6 +18,8 @@ import { createMemorySearchTool } from "./memory-search.js";
 import { createMessageTool } from "./message.js";
 import { createCronTool } from "./cron.js";
 import { createWebSearchTool } from "./web-search.js";
+import { createXSearchTool } from "./x-search.js";
+import { createCodeExecutionTool } from "./code-execution.js";
 import { createAskUserTool } from "./ask-user.js";
 import { createSessionsYieldTool } from "./sessions-yield.js";
 import { createAgentsListTool } from "./agents-list.js";
@@ -73,7 +75,8 @@ export function createMemoryTools(): AgentTool[] {
 
 /**
  * Every tool a turn may be offered before the tool policy: the core tools, then web_search when a
- * provider is set up, then memory, session and message tools where their services exist, cron
+ * provider is set up, x_search and code_execution where xAI's tools reach the turn's model
+ * (offeredXaiTools), then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
  * images, image_generate where an image model can run, tts where a speech provider can, browser
  * where the gateway has one, progress_card where the session may keep a card (see
@@ -84,6 +87,10 @@ export function createMemoryTools(): AgentTool[] {
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
   webSearch?: boolean;
+  /** x_search: an xAI key, and the turn's model is one xSearch reaches (offeredXaiTools). */
+  xSearch?: boolean;
+  /** code_execution: as x_search, for codeExecution. */
+  codeExecution?: boolean;
   webFetch?: WebFetchToolSetup;
   memory: boolean;
   sessionTools: boolean;
@@ -108,6 +115,8 @@ export function createAvailableTools(options: {
   return [
     ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
     ...(options.webSearch ? [createWebSearchTool()] : []),
+    ...(options.xSearch ? [createXSearchTool()] : []),
+    ...(options.codeExecution ? [createCodeExecutionTool()] : []),
     ...(options.memory ? createMemoryTools() : []),
     ...(options.sessionTools ? createSessionTools() : []),
     ...(options.messenger ? [createMessageTool()] : []),
@@ -167,6 +176,9 @@ export { BrowserService } from "./browser/browser-service.js";
 export { browserSetup, type BrowserSetup, type BrowserSettings } from "./browser/browser-setup.js";
 export { createProgressCardTool } from "./progress-card.js";
 export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
+export { createXSearchTool, type XSearchArgs } from "./x-search.js";
+export { createCodeExecutionTool, type CodeExecutionArgs } from "./code-execution.js";
+export { cachedXaiToolsSetup, offeredXaiTools, xaiToolsSetup, type XaiToolsSetup } from "./xai/xai-tools-setup.js";
 export { cachedWebSearchSetup, webSearchSetup, WEB_SEARCH_DEFAULTS, type WebSearchSetup } from "./web-search/web-search-setup.js";
 export { resolveWorkspacePath, type WorkspacePathResolution } from "./workspace-path.js";
 export { createWriteTool, type WriteArgs } from "./write.js";

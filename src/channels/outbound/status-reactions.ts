@@ -30,7 +30,7 @@ export interface ReactionPort {
 }
 
 const CODING_TOOLS = ["exec", "process", "read", "write", "edit", "apply_patch", "bash"];
-const WEB_TOOLS = ["web_search", "web_fetch", "browser"];
+const WEB_TOOLS = ["web_search", "x_search", "web_fetch", "browser"];
 
 /** The status a tool shows: coding tools, web tools, anything else. */
 export function toolStatus(toolName: string): "coding" | "web" | "tool" {

@@ -1,10 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { AcpxConfig } from "./acp.js";
+import { XaiPluginConfig } from "./xai-tools.js";
 import { BraveWebSearchConfig, DuckDuckGoWebSearchConfig, OllamaWebSearchConfig, SearxngWebSearchConfig, TavilyWebSearchConfig } from "./web-tools.js";
 
 /**
  * `plugins.entries.<id>.config`: the settings of OpenClaw's bundled plugins this gateway builds in
- * (acpx, and the brave, tavily, searxng, duckduckgo and ollama web_search providers). Other plugins are unknown keys.
+ * (acpx; the brave, tavily, searxng, duckduckgo and ollama web_search providers; xai: the grok
+ * web_search provider, x_search and code_execution). Other plugins are unknown keys.
  */
 export const PluginsSchema = Type.Object({
   entries: Type.Optional(
@@ -15,6 +17,7 @@ export const PluginsSchema = Type.Object({
       tavily: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(TavilyWebSearchConfig) })) })),
       duckduckgo: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(DuckDuckGoWebSearchConfig) })) })),
       ollama: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(OllamaWebSearchConfig) })) })),
+      xai: Type.Optional(Type.Object({ config: Type.Optional(XaiPluginConfig) })),
     }),
   ),
 });

@@ -2,14 +2,14 @@ import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
-export const WEB_SEARCH_PROVIDERS = ["brave", "tavily", "searxng", "duckduckgo", "ollama"] as const;
+export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "tavily", "searxng", "duckduckgo", "ollama"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /**
-   * Omitted: the first provider that is set up (a Brave key, a Tavily key, a SearXNG base URL);
-   * DuckDuckGo and Ollama only when named. Any of
+   * Omitted: the first provider that is set up (a Brave key, an xAI key for grok, a Tavily key, a
+   * SearXNG base URL); DuckDuckGo and Ollama only when named. Any of
    * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
    */
   provider: Type.Optional(NonEmptyString),

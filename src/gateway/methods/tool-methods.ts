@@ -67,6 +67,9 @@ export function registerToolMethods(
     const offered = availability();
     return createAvailableTools({
       ...offered,
+      // Every tool the gateway can offer some model: an xAI tool is listed whichever models it reaches.
+      xSearch: offered.xai.xSearch !== undefined,
+      codeExecution: offered.xai.codeExecution !== undefined,
       sessionTools: true,
       viewImage: "see",
       webFetch: webFetchOptionsFromConfig(config),

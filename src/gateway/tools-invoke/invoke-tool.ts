@@ -4,7 +4,7 @@ import { execGateFromConfig } from "../../agents/approvals/exec-gate-from-config
 import { decideSandbox } from "../../agents/sandbox/sandbox-settings.js";
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { ensureWorkspaceOnce } from "../../agents/turn-context-cache.js";
-import { cachedImageGenerationSetup, cachedWebSearchSetup } from "../../agents/tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup, cachedXaiToolsSetup } from "../../agents/tools/index.js";
 import { cachedSpeechSetup } from "../../agents/speech/index.js";
 import { memoryGetLimit } from "../../agents/context/context-limits.js";
 import type { ToolResult, ToolServices } from "../../agents/types.js";
@@ -100,6 +100,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
   await ensureWorkspaceOnce(workspaceDir);
   const webSearch = cachedWebSearchSetup(config, process.env).host;
   const imageGeneration = cachedImageGenerationSetup(config, process.env).host;
+  const xai = cachedXaiToolsSetup(config, process.env);
   const speech = cachedSpeechSetup(config, process.env).host;
   let result: ToolResult;
   try {
@@ -114,6 +115,7 @@ export async function invokeTool(deps: ToolInvokeDeps, request: ToolInvokeReques
           ...deps.services,
           execApprovals: execGateFromConfig(config),
           ...(webSearch ? { webSearch } : {}),
+          xai,
           ...(imageGeneration ? { imageGeneration } : {}),
           ...(speech ? { speech } : {}),
         },

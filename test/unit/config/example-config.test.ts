@@ -46,6 +46,7 @@ const EXAMPLE_ENV = {
   REMOTE_GATEWAY_PASSWORD: "rp",
   GITHUB_PAT: "gp",
   BRAVE_API_KEY: "bk",
+  XAI_API_KEY: "xk",
   TAVILY_API_KEY: "tk",
   DOCS_TOKEN: "dt",
   LOCAL_LLM_API_KEY: "k",

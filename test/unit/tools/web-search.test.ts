@@ -71,7 +71,7 @@ describe("web_search setup", () => {
     const env = { BRAVE_API_KEY: "k" };
     const loaded = validateConfig({ tools: { web: { search: { provider: "perplexity" } } } }, env);
     expect(loaded.warnings).toContain(
-      'tools.web.search.provider "perplexity" is not supported by this gateway (brave, tavily, searxng, duckduckgo, ollama): web_search is not offered',
+      'tools.web.search.provider "perplexity" is not supported by this gateway (brave, grok, tavily, searxng, duckduckgo, ollama): web_search is not offered',
     );
     expect(webSearchSetup(loaded.config, env).host).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { neutralizeMarkers, UNTRUSTED_BEGIN, UNTRUSTED_END } from "../web-fetch.js";
-import type { SearchHit } from "./search-types.js";
+import type { SearchAnswer, SearchHit } from "./search-types.js";
 
 export interface SearchResultsOutput {
   kind: "results";
@@ -23,14 +23,48 @@ export function resultsOutput(provider: string, query: string, hits: readonly Se
     const url = canonicalWebUrl(hit.url);
     if (!url) continue;
     results.push({
-      title: wrapped(hit.title),
+      title: wrapUntrusted(hit.title),
       url,
-      ...(hit.snippet ? { snippet: wrapped(hit.snippet) } : {}),
+      ...(hit.snippet ? { snippet: wrapUntrusted(hit.snippet) } : {}),
       ...(hit.published && ISO_DATE.test(hit.published) ? { published: hit.published } : {}),
-      ...(hit.siteName ? { siteName: wrapped(hit.siteName) } : {}),
+      ...(hit.siteName ? { siteName: wrapUntrusted(hit.siteName) } : {}),
     });
   }
   return { kind: "results", provider, query, count: results.length, tookMs, results, externalContent: { untrusted: true, source: "web_search", wrapped: true, provider } };
+}
+
+export interface SearchAnswerOutput {
+  kind: "answer";
+  provider: string;
+  query: string;
+  tookMs: number;
+  content: string;
+  citations?: { url: string; title?: string }[];
+  externalContent: { untrusted: true; source: "web_search"; wrapped: true; provider: string };
+  cached?: true;
+}
+
+export type SearchOutput = SearchResultsOutput | SearchAnswerOutput;
+
+/**
+ * OpenClaw's `answer` shape for a synthesized answer: the content and every citation title
+ * wrapped once as untrusted data, citations kept only when their URL is http(s) (canonical form).
+ */
+export function answerOutput(provider: string, query: string, answer: SearchAnswer, tookMs: number): SearchAnswerOutput {
+  const citations: { url: string; title?: string }[] = [];
+  for (const citation of answer.citations) {
+    const url = canonicalWebUrl(citation.url);
+    if (url) citations.push({ url, ...(citation.title ? { title: wrapUntrusted(citation.title) } : {}) });
+  }
+  return {
+    kind: "answer",
+    provider,
+    query,
+    tookMs,
+    content: wrapUntrusted(answer.content),
+    ...(citations.length > 0 ? { citations } : {}),
+    externalContent: { untrusted: true, source: "web_search", wrapped: true, provider },
+  };
 }
 
 /** OpenClaw's `error` shape: which provider failed and what to do about it (never the provider's body). */
@@ -49,6 +83,7 @@ function canonicalWebUrl(raw: string): string | undefined {
   }
 }
 
-function wrapped(text: string): string {
+/** Provider prose as untrusted data: inside the markers once, with any marker it carried defused. */
+export function wrapUntrusted(text: string): string {
   return `${UNTRUSTED_BEGIN}\n${neutralizeMarkers(text)}\n${UNTRUSTED_END}`;
 }

@@ -11,12 +11,24 @@ export interface SearchHit {
   siteName?: string;
 }
 
+/** A synthesized answer with its sources (an answer-style provider such as grok), before it is wrapped. */
+export interface SearchAnswer {
+  kind: "answer";
+  content: string;
+  citations: { url: string; title?: string }[];
+}
+
 export interface SearchProvider {
   id: string;
   /** Tells cached answers apart: the provider and where its requests go (never the key). */
   cacheIdentity: string;
-  /** Rejects with SearchArgumentError for a query this provider cannot run, ProviderRequestError for a failed request. */
-  search(query: SearchQuery, signal: AbortSignal): Promise<SearchHit[]>;
+  /** Answer-style providers answer with one SearchAnswer and ignore `count`. */
+  style?: "answer";
+  /**
+   * Rejects with SearchArgumentError for a query this provider cannot run, ProviderRequestError for a failed request.
+   * The signal ends at the host's timeout too.
+   */
+  search(query: SearchQuery, signal: AbortSignal): Promise<SearchHit[] | SearchAnswer>;
 }
 
 /** A query the chosen provider cannot run as asked: the model is told which argument to change. */

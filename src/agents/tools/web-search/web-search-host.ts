@@ -3,7 +3,7 @@ import { toolError, toolText } from "../../tool-result.js";
 import type { ToolResult, WebSearchHost } from "../../types.js";
 import { ProviderRequestError } from "./provider-request.js";
 import { keepAnswer, keptAnswer } from "./search-cache.js";
-import { errorOutput, resultsOutput } from "./search-output.js";
+import { answerOutput, errorOutput, resultsOutput, type SearchOutput } from "./search-output.js";
 import { SearchArgumentError, type SearchProvider, type SearchQuery } from "./search-types.js";
 
 export interface WebSearchLimits {
@@ -24,7 +24,8 @@ export function createWebSearchHost(provider: SearchProvider, limits: WebSearchL
     provider: provider.id,
     maxResults: limits.maxResults,
     async search(query, signal) {
-      const key = `${provider.cacheIdentity}\n${JSON.stringify(query)}`;
+      // An answer-style provider ignores count: asking for another count is the same question.
+      const key = `${provider.cacheIdentity}\n${JSON.stringify(provider.style === "answer" ? { ...query, count: undefined } : query)}`;
       const kept = keptAnswer(key, limits.cacheTtlMs);
       if (kept) return answer({ ...kept, cached: true });
 
@@ -35,8 +36,9 @@ export function createWebSearchHost(provider: SearchProvider, limits: WebSearchL
       const timer = setTimeout(() => controller.abort("timeout"), limits.timeoutMs);
       const started = performance.now();
       try {
-        const hits = await provider.search(query, controller.signal);
-        const output = resultsOutput(provider.id, query.query, hits, Math.round(performance.now() - started));
+        const found = await provider.search(query, controller.signal);
+        const tookMs = Math.round(performance.now() - started);
+        const output = Array.isArray(found) ? resultsOutput(provider.id, query.query, found, tookMs) : answerOutput(provider.id, query.query, found, tookMs);
         keepAnswer(key, output, limits.cacheTtlMs);
         return answer(output);
       } catch (error) {
@@ -65,6 +67,7 @@ export function createWebSearchHost(provider: SearchProvider, limits: WebSearchL
   }
 }
 
-function answer(output: ReturnType<typeof resultsOutput>): ToolResult {
-  return toolText(JSON.stringify(output, null, 2), { provider: output.provider, count: output.count, ...(output.cached ? { cached: true } : {}) });
+function answer(output: SearchOutput): ToolResult {
+  const count = output.kind === "results" ? output.count : (output.citations?.length ?? 0);
+  return toolText(JSON.stringify(output, null, 2), { provider: output.provider, count, ...(output.cached ? { cached: true } : {}) });
 }

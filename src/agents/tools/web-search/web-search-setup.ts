@@ -3,13 +3,18 @@ import { ollamaBearerKey, usableApiKey } from "../../../models/index.js";
 import type { WebSearchHost } from "../../types.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
 import { duckduckgoSearchProvider } from "./duckduckgo-search.js";
+import { grokSearchProvider } from "./grok-search.js";
 import { OLLAMA_DEFAULT_HOST, ollamaSearchProvider } from "./ollama-search.js";
 import { searxngSearchProvider } from "./searxng-search.js";
 import { TAVILY_DEFAULT_BASE_URL, tavilySearchProvider } from "./tavily-search.js";
 import type { SearchProvider } from "./search-types.js";
 import { createWebSearchHost } from "./web-search-host.js";
+import { XAI_DEFAULT_TOOL_MODEL, XAI_KEY_HINT, xaiApiKey, xaiBaseUrl } from "../xai/xai-credentials.js";
 
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, timeoutSeconds: 30, cacheTtlMinutes: 15 } as const;
+
+/** Grok's searches run longer than the others': its timeout unless tools.web.search.timeoutSeconds says otherwise. */
+export const GROK_DEFAULT_TIMEOUT_SECONDS = 60;
 
 const BRAVE_KEY_HINT = "plugins.entries.brave.config.webSearch.apiKey or BRAVE_API_KEY";
 const TAVILY_KEY_HINT = "plugins.entries.tavily.config.webSearch.apiKey or TAVILY_API_KEY";
@@ -22,7 +27,7 @@ type Chosen = { provider: SearchProvider; credentialHint: string } | { problem: 
 
 /**
  * Picks the provider: `tools.web.search.provider` when set, else the first that is set up (a Brave
- * key, a Tavily key, a SearXNG base URL), in OpenClaw's auto-detection order. DuckDuckGo and
+ * key, an xAI key for grok, a Tavily key, a SearXNG base URL), in OpenClaw's auto-detection order. DuckDuckGo and
  * Ollama Web Search are used only when named, as in OpenClaw. A chosen provider that lacks its key or URL is
  * not replaced by another.
  */
@@ -34,17 +39,19 @@ export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): 
   const braveKey = usableApiKey(entries?.brave?.config?.webSearch?.apiKey) ?? nonEmpty(env.BRAVE_API_KEY);
   const tavilyKey = usableApiKey(entries?.tavily?.config?.webSearch?.apiKey) ?? nonEmpty(env.TAVILY_API_KEY);
   const searxngUrl = entries?.searxng?.config?.webSearch?.baseUrl ?? nonEmpty(env.SEARXNG_BASE_URL);
-  const name = settings.provider ?? (braveKey ? "brave" : tavilyKey ? "tavily" : searxngUrl ? "searxng" : undefined);
+  const xaiKey = xaiApiKey(config, env);
+  const name = settings.provider ?? (braveKey ? "brave" : xaiKey ? "grok" : tavilyKey ? "tavily" : searxngUrl ? "searxng" : undefined);
   if (!name)
     return {
-      problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, ${TAVILY_KEY_HINT} or ${SEARXNG_URL_HINT}, or name duckduckgo or ollama in tools.web.search.provider`,
+      problem: `no web search provider is set up: set ${BRAVE_KEY_HINT}, an xAI key (${XAI_KEY_HINT}), ${TAVILY_KEY_HINT} or ${SEARXNG_URL_HINT}, or name duckduckgo or ollama in tools.web.search.provider`,
     };
-  const chosen = chooseProvider(name, config, env, { braveKey, tavilyKey, searxngUrl });
+  const timeoutMs = (settings.timeoutSeconds ?? (name === "grok" ? GROK_DEFAULT_TIMEOUT_SECONDS : WEB_SEARCH_DEFAULTS.timeoutSeconds)) * 1000;
+  const chosen = chooseProvider(name, config, env, { braveKey, tavilyKey, searxngUrl, xaiKey, timeoutMs });
   if ("problem" in chosen) return { problem: chosen.problem };
   return {
     host: createWebSearchHost(chosen.provider, {
       maxResults: settings.maxResults ?? WEB_SEARCH_DEFAULTS.maxResults,
-      timeoutMs: (settings.timeoutSeconds ?? WEB_SEARCH_DEFAULTS.timeoutSeconds) * 1000,
+      timeoutMs,
       cacheTtlMs: (settings.cacheTtlMinutes ?? WEB_SEARCH_DEFAULTS.cacheTtlMinutes) * 60_000,
       credentialHint: chosen.credentialHint,
     }),
@@ -55,7 +62,7 @@ function chooseProvider(
   name: string,
   config: OpenClawConfig,
   env: NodeJS.ProcessEnv,
-  found: { braveKey: string | undefined; tavilyKey: string | undefined; searxngUrl: string | undefined },
+  found: { braveKey: string | undefined; tavilyKey: string | undefined; searxngUrl: string | undefined; xaiKey: string | undefined; timeoutMs: number },
 ): Chosen {
   const entries = config.plugins?.entries;
   switch (name) {
@@ -64,6 +71,12 @@ function chooseProvider(
       return {
         provider: braveSearchProvider({ apiKey: found.braveKey, baseUrl: entries?.brave?.config?.webSearch?.baseUrl ?? BRAVE_DEFAULT_BASE_URL }),
         credentialHint: `the API key (${BRAVE_KEY_HINT})`,
+      };
+    case "grok":
+      if (!found.xaiKey) return { problem: `tools.web.search.provider is "grok" but no xAI key is set: set ${XAI_KEY_HINT}` };
+      return {
+        provider: grokSearchProvider({ apiKey: found.xaiKey, baseUrl: xaiBaseUrl(config), model: XAI_DEFAULT_TOOL_MODEL, timeoutMs: found.timeoutMs }),
+        credentialHint: `the xAI key (${XAI_KEY_HINT})`,
       };
     case "tavily":
       if (!found.tavilyKey) return { problem: `tools.web.search.provider is "tavily" but no API key is set: set ${TAVILY_KEY_HINT}` };
@@ -110,7 +123,7 @@ function chooseProvider(
       };
     }
     default:
-      return { problem: `tools.web.search.provider "${name}" is not supported here (brave, tavily, searxng, duckduckgo, ollama)` };
+      return { problem: `tools.web.search.provider "${name}" is not supported here (brave, grok, tavily, searxng, duckduckgo, ollama)` };
   }
 }
 
