@@ -3,6 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeXaiServer, type FakeXaiServer } from "../fakes/xai-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 /**
  * xAI's server-side tools through a real gateway: the fake model calls web_search (the grok
@@ -231,6 +232,24 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     expect(JSON.parse(late!)).toMatchObject({ error: "XAI_TIMEOUT" });
     expect(late).toContain("1 s");
     expect(late).toContain("codeExecution.timeoutSeconds");
+  });
+
+  it("tools.catalog lists x_search and code_execution with a key; tools.effective shows them only for a session whose model they reach", async () => {
+    const gw = await gateway(xaiPlugin({ codeExecution: { enabled: true } }));
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const catalog = (await sock.request("tools.catalog", {})).payload;
+      const listed = catalog.groups.flatMap((g: any) => g.tools);
+      expect(listed.find((t: any) => t.id === "x_search")).toMatchObject({ defaultProfiles: ["coding", "full"] });
+      expect(listed.find((t: any) => t.id === "code_execution")).toMatchObject({ defaultProfiles: ["coding", "full"] });
+      // The session's model is fake/fake-model: x_search (enabled omitted) does not reach it, code_execution (enabled: true) does.
+      const effective = (await sock.request("tools.effective", { sessionKey: "xai-effective" })).payload;
+      const ids = effective.groups.flatMap((g: any) => g.tools.map((t: any) => t.id));
+      expect(ids).toContain("code_execution");
+      expect(ids).not.toContain("x_search");
+    } finally {
+      sock.close();
+    }
   });
 
   it("without an xAI key neither x_search nor code_execution is offered, even when enabled", async () => {

@@ -12,6 +12,8 @@ describe("tool labels", () => {
     expect(toolLabel("read", { path: "notes/a.md" }, explain)).toBe("📖 Read: notes/a.md");
     expect(toolLabel("web_search", { query: "tide times", count: 3 }, explain)).toBe('🔎 Web Search: for "tide times"');
     expect(toolLabel("sessions_search", { query: "locker number" }, explain)).toBe('🔎 Sessions Search: for "locker number"');
+    expect(toolLabel("x_search", { query: "dinner recipes", allowed_x_handles: ["nytfood"] }, explain)).toBe('🔎 X Search: for "dinner recipes"');
+    expect(toolLabel("code_execution", { task: "mean of 1, 2,   3" }, explain)).toBe('🧮 Code Execution: "mean of 1, 2, 3"');
     expect(toolLabel("sessions_spawn", { task: "secret plan" }, explain)).toBe("🛠️ Sessions Spawn");
     expect(toolLabel("image_generate", { prompt: "a red   robot", size: "1024x1024" }, explain)).toBe('🎨 Image Generate: "a red robot"');
     expect(toolLabel("image_generate", { prompt: "x".repeat(100) }, explain)).toBe(`🎨 Image Generate: "${"x".repeat(79)}…"`);

@@ -113,7 +113,17 @@ describe("status reactions", () => {
     expect(errors).toEqual(["no 👀"]);
   });
 
-  it("tools show by kind: coding, web, anything else", () => {
-    expect(["exec", "read", "apply_patch", "web_search", "browser", "memory_search", "cron"].map(toolStatus)).toEqual(["coding", "coding", "coding", "web", "web", "tool", "tool"]);
+  it("tools show by kind: coding (code_execution too), web (x_search too), anything else", () => {
+    expect(["exec", "read", "apply_patch", "code_execution", "web_search", "x_search", "browser", "memory_search", "cron"].map(toolStatus)).toEqual([
+      "coding",
+      "coding",
+      "coding",
+      "coding",
+      "web",
+      "web",
+      "web",
+      "tool",
+      "tool",
+    ]);
   });
 });
