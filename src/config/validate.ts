@@ -22,6 +22,7 @@ import { controlUiOriginWarnings } from "./control-ui-origin-warnings.js";
 import { dependentKeyWarnings } from "./dependent-key-warnings.js";
 import { otelWarnings } from "./otel-warnings.js";
 import { webSearchWarnings } from "./web-search-warnings.js";
+import { xaiToolWarnings } from "./xai-tool-warnings.js";
 import { resolveSecretRefs } from "./secrets/resolve-secret-refs.js";
 import type { ExecSecretReads } from "./secrets/exec-reads.js";
 import { mediaModelWarnings } from "./media-model-warnings.js";
@@ -89,6 +90,7 @@ export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.en
     ...dependentKeyWarnings(typed),
     ...otelWarnings(typed, env),
     ...webSearchWarnings(typed, env),
+    ...xaiToolWarnings(typed, env),
     ...mediaModelWarnings(typed),
     ...imageGenerationWarnings(typed, variables),
     ...ttsWarnings(typed, variables),

@@ -71,9 +71,12 @@ describe("the xAI key and base URL", () => {
 
 describe("which turns get x_search and code_execution", () => {
   const key = { XAI_API_KEY: "k" };
-  it("offers neither without an xAI key, even when enabled", () => {
-    const setup = xaiToolsSetup(load(xaiEntry({ xSearch: { enabled: true }, codeExecution: { enabled: true } })).config, {});
-    expect(offeredXaiTools(setup, "xai")).toEqual({ xSearch: false, codeExecution: false });
+  it("offers neither without an xAI key, even when enabled, and the load says so for each one enabled", () => {
+    const loaded = load(xaiEntry({ xSearch: { enabled: true }, codeExecution: { enabled: true } }));
+    expect(offeredXaiTools(xaiToolsSetup(loaded.config, {}), "xai")).toEqual({ xSearch: false, codeExecution: false });
+    expect(loaded.warnings).toContainEqual(expect.stringMatching(/^plugins\.entries\.xai\.config\.xSearch\.enabled is true but no xAI key is set .*: x_search is not offered$/));
+    expect(loaded.warnings).toContainEqual(expect.stringContaining("code_execution is not offered"));
+    expect(load(xaiEntry({ xSearch: { enabled: true } }), { XAI_API_KEY: "k" }).warnings).toEqual([]);
   });
 
   it("with enabled omitted offers them only to an xai model; true to every model; false to none", () => {
