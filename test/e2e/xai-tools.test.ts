@@ -128,6 +128,7 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     expect(result).toContain("XAI_API_KEY");
     expect(result).not.toContain("xai-wrong-key");
     expect(result).not.toContain("Incorrect API key");
+    expect(gw.output()).not.toContain("xai-wrong-key");
   });
 
   it("x_search, enabled for every model, sends its filters as xAI's x_search tool and gives the model the wrapped answer; the same call is answered from the cache", async () => {
@@ -184,6 +185,7 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     expect(limited).toContain("HTTP 429");
     expect(limited).not.toContain(XAI_KEY);
     expect(limited).not.toContain("Too many requests");
+    expect(gw.output()).not.toContain(XAI_KEY);
     expect(xai.requests).toHaveLength(1);
   });
 
