@@ -1,5 +1,6 @@
 import type { Usage } from "../../models/messages.js";
 import type { StoredProgressCard } from "../progress-card/progress-card.js";
+import type { SessionGoal } from "../goal/session-goal.js";
 
 /**
  * One row of `sessions.json`: what the gateway knows about a session without reading its
@@ -95,6 +96,8 @@ export interface SessionEntry {
   pinnedAt?: number;
   /** The session's progress card (`progress_card`, `progressCard.put`); after a clear, a tombstone with only its revision. */
   progressCard?: StoredProgressCard;
+  /** The session's goal (`/goal`, the goal tools, `sessions.goal.*`); a reset drops it with the transcript. */
+  goal?: SessionGoal;
 }
 
 /** Fields a caller may set when a session is created. */
@@ -156,6 +159,8 @@ export const PER_GENERATION_FIELDS = [
   "archivedAt",
   "model",
   "modelProvider",
+  // The goal belongs to the work of this transcript: /new and /reset start without one.
+  "goal",
 ] as const;
 
 /** A metadata update: a field set to `null` is removed (how `sessions.patch` clears a setting). */

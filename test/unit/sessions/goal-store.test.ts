@@ -1,0 +1,62 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GoalRefusal, GoalStore, GoalTransitionError, type SessionGoal } from "../../../src/sessions/goal/index.js";
+import { SessionStore } from "../../../src/sessions/store/index.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function setup(dir = fs.mkdtempSync(path.join(os.tmpdir(), "goal-store-"))) {
+  dirs.push(dir);
+  const sessions = new SessionStore(dir);
+  const changes: [string, SessionGoal | null][] = [];
+  let id = 0;
+  const goals = new GoalStore({ sessions, onChanged: (key, goal) => changes.push([key, goal]), now: () => 1_000, newId: () => `g${++id}` });
+  return { dir, sessions, goals, changes };
+}
+
+const KEY = "agent:main:work";
+const target = { sessionKey: KEY, agentId: "main" };
+
+describe("GoalStore", () => {
+  it("creates, changes and clears a goal, on disk before it answers, telling onChanged", async () => {
+    const { dir, sessions, goals, changes } = setup();
+    sessions.ensure(KEY);
+    expect(goals.read(KEY)).toBeNull();
+    const created = await goals.create(target, { objective: "ship", tokenBudget: 10 });
+    expect(created).toMatchObject({ id: "g1", status: "active", tokenBudget: 10 });
+    await expect(goals.create(target, { objective: "again" })).rejects.toThrow(new GoalTransitionError("goal already exists"));
+    await goals.setStatus(target, "paused", "lunch");
+    // A second store over the same directory reads what the first wrote (a restart).
+    const reread = setup(dir);
+    expect(reread.goals.read(KEY)).toMatchObject({ status: "paused", lastStatusNote: "lunch", objective: "ship" });
+    expect(await goals.clear(target)).toBe(true);
+    expect(await goals.clear(target)).toBe(false);
+    expect(goals.read(KEY)).toBeNull();
+    expect(changes.map(([, g]) => g?.status ?? null)).toEqual(["active", "paused", null]);
+  });
+
+  it("refuses a stale goal id, another agent, a missing session and a missing goal, changing nothing", async () => {
+    const { sessions, goals } = setup();
+    sessions.ensure(KEY);
+    await expect(goals.setStatus(target, "paused")).rejects.toThrow("goal not found");
+    await goals.create(target, { objective: "ship" });
+    await expect(goals.setStatus({ ...target, goalId: "other" }, "paused")).rejects.toBeInstanceOf(GoalRefusal);
+    await expect(goals.setStatus({ ...target, agentId: "ops" }, "paused")).rejects.toThrow('belongs to agent "main", not "ops"');
+    await expect(goals.create({ sessionKey: "agent:main:none", agentId: "main" }, { objective: "x" })).rejects.toThrow("session not found");
+    expect(goals.read(KEY)?.status).toBe("active");
+    expect((await goals.setStatus({ ...target, goalId: "g1" }, "blocked")).status).toBe("blocked");
+  });
+
+  it("a reset ends the goal with the transcript", async () => {
+    const { sessions, goals } = setup();
+    sessions.ensure(KEY);
+    await goals.create(target, { objective: "ship" });
+    sessions.reset(KEY);
+    expect(goals.read(KEY)).toBeNull();
+  });
+});
