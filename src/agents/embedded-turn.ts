@@ -49,6 +49,11 @@ export interface EmbeddedTurnInput {
   stateDir: string;
   env: NodeJS.ProcessEnv;
   message: string;
+  /**
+   * The session's active-goal line (activeGoalContextLine): the model gets it before the message
+   * in this turn's prompt only; the transcript keeps the message as it was sent.
+   */
+  goalContext?: string;
   /** Images sent with the message: image blocks after its text when the model accepts images (`input` lists "image"). */
   images?: readonly ImageBlock[];
   agentId?: string;
@@ -267,6 +272,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       browser: Boolean(input.services?.browser),
       askUser: Boolean(input.services?.questions) && mayAskUser(input.sessionKey, input.spawnDepth),
       heartbeatRespond: input.heartbeat === true,
+      goals: Boolean(input.sessionKey && input.services?.goals?.keeps(input.sessionKey)),
       progressCard: offersProgressCard(config, input.sessionKey, input.spawnDepth, Boolean(input.sessionKey && input.services?.progressCards?.keeps(input.sessionKey))),
     }),
     mcpTools,
@@ -388,7 +394,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
         shrinkMessageImages(await input.steering!.take(), maxImageSidePx, (why) => input.onWarning?.(`an image of a steered message went to the model at full size: ${why}`)),
     },
     onAppend: input.onAppend,
-    prompt: { role: "user", content: promptContent(input.message, promptImages), timestamp: Date.now() },
+    prompt: { role: "user", content: promptContent(input.goalContext ? `${input.goalContext}\n\n${input.message}` : input.message, promptImages), timestamp: Date.now() },
     tools,
     toolSpecs,
     toolContext: {

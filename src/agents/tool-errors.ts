@@ -115,6 +115,9 @@ export type ToolErrorCode =
   | "NOT_A_HEARTBEAT"
   | "HEARTBEAT_ALREADY_REPORTED"
   | "PROGRESS_CARD_INVALID"
+  | "GOAL_INVALID"
+  | "GOAL_NOT_CHANGED"
+  | "GOAL_UNAVAILABLE"
   | "PROGRESS_CARD_UNAVAILABLE"
   // External ACP agents (sessions_spawn with runtime "acp")
   | "ACP_DISABLED"
@@ -754,6 +757,14 @@ export const TOOL_ERRORS = {
     "Fix the card and call progress_card again with the whole card (each call replaces it).",
   ),
   progressCardUnavailable: coded("PROGRESS_CARD_UNAVAILABLE", (problem: string) => problem, "Report progress in your reply instead."),
+  // ── get_goal / create_goal / update_goal ──────────────────────────────────────────────────────
+  goalInvalid: coded("GOAL_INVALID", (rule: string) => `The goal was not changed: ${rule}.`, "Fix the named argument and call the tool again."),
+  goalNotChanged: coded(
+    "GOAL_NOT_CHANGED",
+    (problem: string) => `The goal was not changed: ${problem}.`,
+    "Do not retry. Call get_goal to see the session's goal, continue this turn and give the user your reply.",
+  ),
+  goalUnavailable: coded("GOAL_UNAVAILABLE", (problem: string) => problem, "Continue without a session goal and give the user your reply."),
   cronUnavailable: coded("CRON_UNAVAILABLE", (problem: string) => problem, "Tell the user scheduling is off here; the operator can enable cron (docs/automation.md)."),
   cronRefused: coded("CRON_REFUSED", (problem: string) => problem, "Fix the named field and call cron again; action status or list shows what exists."),
   memoryOffsetOutOfRange: coded(

@@ -11,6 +11,7 @@ import type * as SessionToolArgs from "./tools/session-tool-params.js";
 import type { Question, QuestionOutcome } from "./questions/question-broker.js";
 import type { ClientToolCall } from "./client-tools.js";
 import type { ProgressCard, ProgressCardContent } from "../sessions/progress-card/index.js";
+import type { GoalStore } from "../sessions/goal/index.js";
 
 /**
  * Contracts of the agent runtime, in one place. The loop, the providers, the tools, the prompt
@@ -106,6 +107,8 @@ export interface ToolServices {
   heartbeatReport?: HeartbeatReportSlot;
   /** The sessions' progress cards, behind progress_card (offered where a session exists, never to a sub-agent). */
   progressCards?: ProgressCardHost;
+  /** The sessions' goals, behind get_goal, create_goal and update_goal (offered where a kept session exists). */
+  goals?: GoalHost;
   /** Variables the turn's skills give its host `exec` commands (`skills.entries.<key>.env` and `apiKey`); never a sandboxed one's. */
   skillEnv?: Readonly<Record<string, string>>;
 }
@@ -139,6 +142,12 @@ export interface ProgressCardHost {
   keeps(sessionKey: string): boolean;
   write(sessionKey: string, agentId: string, content: ProgressCardContent): Promise<ProgressCard | null>;
 }
+
+/**
+ * The session goals the goal tools read and change: a change resolves once it is on disk; a
+ * rule break throws GoalTransitionError, a write with nowhere to go GoalRefusal.
+ */
+export type GoalHost = Pick<GoalStore, "keeps" | "read" | "create" | "setStatus">;
 
 /** One ask_user call as the gateway takes it: the checked questions, who asks, and the longest wait. */
 export interface AskUserRequest {

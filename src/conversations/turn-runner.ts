@@ -18,6 +18,7 @@ import { traceSource } from "./trace-source.js";
 import { estimateCostUsd, modelCostRates } from "../models/model-cost.js";
 import { replyUsageFooter, withFooter } from "./response-usage.js";
 import { sessionUsagePatch } from "./session-usage.js";
+import { activeGoalContextLine, goalAfterTurn, type SessionGoal } from "../sessions/goal/index.js";
 import type { SessionChangeDetail } from "../agents/conversation-port.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { bootstrapHookFor } from "./bootstrap-hook.js";
@@ -132,6 +133,7 @@ export class TurnRunner {
         stateDir: deps.stateDir,
         env: process.env,
         message: turn.text,
+        ...goalContextFor(store.peek(sessionKey)?.goal, turn.settings?.heartbeat === true),
         ...(turn.images ? { images: turn.images } : {}),
         agentId,
         runId: primary,
@@ -217,10 +219,12 @@ export class TurnRunner {
     const contextTokens = deps.context.contextTokens(sessionKey, result.systemPromptChars);
     try {
       const entry = store.peek(sessionKey);
+      const usage = sessionUsagePatch(entry, result.usage, costUsd);
       store.patch(sessionKey, {
         ...(contextTokens !== undefined ? { contextTokens } : {}),
         updatedAt: Date.now(),
-        ...sessionUsagePatch(entry, result.usage, costUsd),
+        ...usage,
+        ...goalPatch(entry?.goal, usage.totalTokens ?? 0, status, result),
         abortedLastRun: status === "aborted",
         ...(result.model ? { model: result.model } : {}),
       });
@@ -236,6 +240,23 @@ export class TurnRunner {
     await deps.context.afterTurn(turn, { ok: status === "ok", ...pick(result) }, contextTokens, bridge);
     deps.onTurnSettled(sessionKey);
   }
+}
+
+/** The active-goal line for a user's turn (a heartbeat is not one); nothing for a session without an active goal. */
+function goalContextFor(goal: SessionGoal | undefined, heartbeat: boolean): { goalContext?: string } {
+  const line = heartbeat ? undefined : activeGoalContextLine(goal);
+  return line ? { goalContext: line } : {};
+}
+
+/**
+ * The session's goal after a turn (goalAfterTurn): its tokens counted, and paused with the error
+ * as its note when the turn failed or timed out. Nothing for a session without a goal.
+ */
+function goalPatch(goal: SessionGoal | undefined, totalTokens: number, status: RunStatus, result: RunResult): { goal?: SessionGoal } {
+  if (!goal) return {};
+  const failure = status === "error" || status === "timeout" ? (result.error?.message ?? `the turn ended: ${status}`) : undefined;
+  const next = goalAfterTurn(goal, totalTokens, Date.now(), failure);
+  return next === goal ? {} : { goal: next };
 }
 
 function unsavedResult<T extends RunResult>(result: T, err: Error): T {

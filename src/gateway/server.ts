@@ -36,6 +36,7 @@ import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerSessionCleanupMethods } from "./methods/session-cleanup-methods.js";
 import { registerProgressCardMethods } from "./methods/progress-card-methods.js";
 import { ProgressCardStore } from "../sessions/progress-card/index.js";
+import { GoalStore } from "../sessions/goal/index.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
 import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
@@ -237,6 +238,7 @@ export class GatewayServer {
     browser: false,
     askUser: false,
     progressCards: false,
+    goals: false,
   });
   /** Paired devices and pairing requests (`device.pair.*`, `openclaw devices`). */
   readonly devices: DeviceRegistry;
@@ -270,6 +272,8 @@ export class GatewayServer {
   private readonly progressCards: ProgressCardStore;
   /** Connections following sessions' transcripts (`sessions.messages.subscribe`, `session.message`). */
   private readonly sessionMessages = new SessionMessageEvents((event, payload, connIds) => this.broadcast(event, payload, { filter: (c) => connIds.has(c.connId) }));
+  /** The sessions' goals (/goal, the goal tools, sessions.goal.*); each stored change is a sessions.changed with reason "goal". */
+  readonly goals: GoalStore;
   private readonly sessionEvents: SessionEvents = {
     subscribers: new Set<string>(),
     changed: (key, reason, detail) => {
@@ -438,6 +442,7 @@ export class GatewayServer {
       heartbeats: () => this.heartbeat.settings(),
     };
     this.sessions = new SessionStore(opts.stateDir, { onWarning: (warning) => opts.logger.warn(warning) });
+    this.goals = new GoalStore({ sessions: this.sessions, onChanged: (key) => this.sessionEvents.changed(key, "goal") });
     this.progressCards = new ProgressCardStore({ sessions: this.sessions, onChanged: (key, card) => this.progressCardChanged(key, card?.revision ?? null) });
     this.ledger = new IdempotencyLedger(opts.stateDir);
     this.pendingSystemEvents = new PendingSystemEvents(opts.stateDir);
@@ -583,6 +588,7 @@ export class GatewayServer {
     registerSessionCleanupMethods(this.methods, this.sessionEvents);
     registerProgressCardMethods(this.methods, this.conversations, this.progressCards);
     this.toolServices.progressCards = this.progressCards;
+    this.toolServices.goals = this.goals;
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
     registerCommandMethods(this.methods);
@@ -613,6 +619,7 @@ export class GatewayServer {
       browser: this.toolServices.browser !== undefined,
       askUser: true,
       progressCards: true,
+      goals: true,
     }));
     this.invokeTool = (request, options) =>
       invokeTool(

@@ -23,6 +23,8 @@ export function sessionChangedPayload(
   const entry = reason === "delete" ? undefined : deps.sessions.get(sessionKey);
   const runId = detail?.runIds?.at(-1);
   return {
+    // OpenClaw's: every change says the session's goal (the row's), null for none (a reset or delete ends it).
+    goal: null,
     ...(entry ? sessionRow(entry, deps.conversations, deps.config) : {}),
     key: sessionKey,
     sessionKey,

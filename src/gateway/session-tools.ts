@@ -35,6 +35,8 @@ export interface ToolAvailability {
   askUser: boolean;
   /** The gateway keeps progress cards (progress_card, offered only where offersProgressCard says). */
   progressCards: boolean;
+  /** The gateway keeps session goals (get_goal, create_goal, update_goal). */
+  goals: boolean;
 }
 
 export interface SessionToolsInput {

@@ -6,7 +6,7 @@ import { normalizeToolName } from "./tool-names.js";
  * layer). Members follow current OpenClaw (see docs/tools.md) where it differs from older
  * write-ups: `group:runtime` carries `code_execution` rather than `bash` (`bash` is folded onto
  * `exec` by name normalization), `group:web` carries `x_search`, `group:automation` carries
- * `heartbeat_respond`, `group:agents` carries `progress_card`. Members may be
+ * `heartbeat_respond`, `group:agents` carries the goal tools and `progress_card`. Members may be
  * wildcards or other groups.
  */
 /** The session tools by name, held by `group:sessions` and by the sandbox's default allow list. */
@@ -31,7 +31,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:automation": ["cron", "gateway", "heartbeat_respond"],
   "group:messaging": ["message"],
   "group:nodes": ["nodes", "computer"],
-  "group:agents": ["agents_list", "progress_card"],
+  "group:agents": ["agents_list", "get_goal", "create_goal", "update_goal", "progress_card"],
   "group:media": ["image", "view_image", "image_generate", "video_generate", "music_generate", "tts"],
   // The reference defines this as every built-in except the fs/runtime primitives and canvas:
   // "allow group:openclaw" grants OpenClaw's own capabilities without handing out a shell.

@@ -10,7 +10,22 @@ export type ToolProfileName = (typeof TOOL_PROFILE_NAMES)[number];
 
 const PROFILE_ALLOW: Readonly<Record<ToolProfileName, readonly string[] | undefined>> = {
   minimal: ["session_status"],
-  coding: ["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory", "group:media", "cron", "progress_card", "ask_user", "skill_workshop", MCP_TOOLS_ENTRY],
+  coding: [
+    "group:fs",
+    "group:runtime",
+    "group:web",
+    "group:sessions",
+    "group:memory",
+    "group:media",
+    "cron",
+    "get_goal",
+    "create_goal",
+    "update_goal",
+    "progress_card",
+    "ask_user",
+    "skill_workshop",
+    MCP_TOOLS_ENTRY,
+  ],
   messaging: [
     "group:messaging",
     "sessions_list",

@@ -30,6 +30,7 @@ import { createImageGenerateTool } from "./image-generate.js";
 import { createTtsTool } from "./tts.js";
 import { createBrowserTool } from "./browser.js";
 import { createProgressCardTool } from "./progress-card.js";
+import { createGoalTools } from "./goal-tools.js";
 
 /**
  * The seven core tools (six when web_fetch is disabled), in a fixed order: the tool list is part
@@ -79,7 +80,8 @@ export function createMemoryTools(): AgentTool[] {
  * (offeredXaiTools), then memory, session and message tools where their services exist, cron
  * and gateway where the gateway gives them, view_image where the model can see or have described
  * images, image_generate where an image model can run, tts where a speech provider can, browser
- * where the gateway has one, progress_card where the session may keep a card (see
+ * where the gateway has one, get_goal, create_goal and update_goal where the session may keep a
+ * goal, progress_card where the session may keep a card (see
  * offersProgressCard), then ask_user where the run may ask its user, and heartbeat_respond in a
  * heartbeat turn.
  * Turns and the `tools.*` methods list the same set.
@@ -109,6 +111,8 @@ export function createAvailableTools(options: {
   askUser: boolean;
   /** The turn is a heartbeat: it may report with heartbeat_respond. */
   heartbeatRespond?: boolean;
+  /** The session may keep a goal (a session the gateway keeps): get_goal, create_goal, update_goal. */
+  goals?: boolean;
   /** The session may keep a progress card (offersProgressCard): progress_card. */
   progressCard?: boolean;
 }): AgentTool[] {
@@ -126,6 +130,7 @@ export function createAvailableTools(options: {
     ...(options.imageGenerate ? [createImageGenerateTool()] : []),
     ...(options.tts ? [createTtsTool()] : []),
     ...(options.browser ? [createBrowserTool(options.viewImage)] : []),
+    ...(options.goals ? createGoalTools() : []),
     ...(options.progressCard ? [createProgressCardTool()] : []),
     ...(options.askUser ? [createAskUserTool()] : []),
     ...(options.heartbeatRespond ? [createHeartbeatRespondTool()] : []),
@@ -175,6 +180,7 @@ export { createBrowserTool } from "./browser.js";
 export { BrowserService } from "./browser/browser-service.js";
 export { browserSetup, type BrowserSetup, type BrowserSettings } from "./browser/browser-setup.js";
 export { createProgressCardTool } from "./progress-card.js";
+export { createCreateGoalTool, createGetGoalTool, createGoalTools, createUpdateGoalTool } from "./goal-tools.js";
 export { cachedImageGenerationSetup, imageGenerationSetup, type ImageGenerationSetup } from "./image-generate/image-generation-setup.js";
 export { createXSearchTool, type XSearchArgs } from "./x-search.js";
 export { createCodeExecutionTool, type CodeExecutionArgs } from "./code-execution.js";

@@ -3,6 +3,7 @@ import { agentModelRef, resolveAgentConfig } from "../../agents/agent-config.js"
 import type { OpenClawConfig } from "../../config/index.js";
 import { defaultModelRef, parseModelRef, resolveContextWindow } from "../../models/index.js";
 import type { SessionEntry } from "../../sessions/store/index.js";
+import { accountedGoal } from "../../sessions/goal/index.js";
 
 /** The model a session's next turn uses: its `/model` choice, else its agent's, else the default. */
 export function sessionModelRef(entry: Pick<SessionEntry, "agentId" | "modelOverride">, config: OpenClawConfig): string | undefined {
@@ -72,6 +73,7 @@ export function sessionRow(entry: SessionEntry, conversations: ConversationPort,
     ...(entry.abortedLastRun ? { abortedLastRun: true } : {}),
     ...(entry.spawnedBy ? { spawnedBy: entry.spawnedBy } : {}),
     ...(entry.spawnDepth ? { spawnDepth: entry.spawnDepth } : {}),
+    ...(entry.goal ? { goal: accountedGoal(entry.goal, entry.totalTokens ?? 0, Date.now()) } : {}),
     hasActiveRun: active.length > 0,
     activeRunIds: active,
   };

@@ -136,13 +136,19 @@ describe("names and profiles", () => {
     expect(SANDBOX_DEFAULT_DENY).toContain("browser");
   });
   it("progress_card is where OpenClaw puts it: group:agents (so group:openclaw) and the coding profile; update_plan names it too", () => {
-    expect(expandToolNames(["group:agents"])).toEqual(["agents_list", "progress_card"]);
+    expect(expandToolNames(["group:agents"])).toEqual(["agents_list", "get_goal", "create_goal", "update_goal", "progress_card"]);
     expect(expandToolNames(["group:openclaw"])).toContain("progress_card");
     expect(isBuiltInTool("progress_card")).toBe(true);
     expect(compileToolList(profileAllowList("coding")!).matchOf("progress_card")).toBe("progress_card");
     expect(compileToolList(profileAllowList("messaging")!).matchOf("progress_card")).toBeUndefined();
     expect(compileToolList(profileAllowList("minimal")!).matchOf("progress_card")).toBeUndefined();
     expect(normalizeToolName("update_plan")).toBe("progress_card");
+    // The goal tools sit with it (OpenClaw's tool policy table).
+    for (const name of ["get_goal", "create_goal", "update_goal"]) {
+      expect(isBuiltInTool(name)).toBe(true);
+      expect(compileToolList(profileAllowList("coding")!).matchOf(name)).toBe(name);
+      expect(compileToolList(profileAllowList("messaging")!).matchOf(name)).toBeUndefined();
+    }
     expect(compileToolList(["update_plan"]).matchOf("progress_card")).toBe("update_plan");
   });
 });
