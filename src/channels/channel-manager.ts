@@ -59,6 +59,7 @@ export interface ChannelManagerDeps {
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
   answerCommand?: InboundDispatchDeps["answerCommand"];
+  goals?: InboundDispatchDeps["goals"];
   questionReplies?: InboundDispatchDeps["questionReplies"];
   toolsCommand?: InboundDispatchDeps["toolsCommand"];
   skillsCommand?: InboundDispatchDeps["skillsCommand"];
@@ -162,6 +163,7 @@ export class ChannelManager {
       acpCommand: deps.acpCommand,
       approveCommand: deps.approveCommand,
       answerCommand: deps.answerCommand,
+      goals: deps.goals,
       questionReplies: deps.questionReplies,
       toolsCommand: deps.toolsCommand,
       skillsCommand: deps.skillsCommand,

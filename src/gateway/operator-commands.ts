@@ -24,6 +24,8 @@ export interface ChatCommands {
   answerWaiting?: (sessionKey: string, text: string, idempotencyKey: string) => Promise<WaitingAnswer | undefined>;
   /** `/skill`: the skills a user may run for an agent. */
   skills?: ChatCommandContext["skills"];
+  /** `/goal`: the sessions' goals. */
+  goals?: ChatCommandContext["goals"];
   /** `/tools`: what the session's next turn could use. */
   tools?: ChatCommandContext["tools"];
   /** `/config`, `/allowlist`, `/restart`, `/bash`: the gateway's administration. */
@@ -69,6 +71,7 @@ export function operatorCommandContext(
     ...(commands.approve ? { approve: commands.approve } : {}),
     ...(commands.answer ? { answer: commands.answer } : {}),
     ...(commands.skills ? { skills: commands.skills } : {}),
+    ...(commands.goals ? { goals: commands.goals } : {}),
     ...(commands.tools ? { tools: commands.tools } : {}),
     ...(admin ? { admin } : {}),
   };

@@ -589,6 +589,7 @@ export class GatewayServer {
     registerProgressCardMethods(this.methods, this.conversations, this.progressCards);
     this.toolServices.progressCards = this.progressCards;
     this.toolServices.goals = this.goals;
+    this.operatorCommands.goals = this.goals;
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));
     registerSessionReadMethods(this.methods, this.conversations);
     registerCommandMethods(this.methods);
@@ -825,6 +826,7 @@ export class GatewayServer {
           acpCommand: this.acpCommand,
           approveCommand: this.approveCommand,
           answerCommand: this.answerCommand,
+          goals: this.goals,
           questionReplies: this.questions,
           toolsCommand: this.toolsCommand,
           skillsCommand: this.skillsCommand,

@@ -93,6 +93,8 @@ export interface InboundDispatchDeps {
   approveCommand?: (id: string, decision: string, by: string) => string;
   /** `/answer <id> <reply>`: ask_user questions answered from a chat. */
   answerCommand?: ChatCommandContext["answer"];
+  /** `/goal`: the sessions' goals. */
+  goals?: ChatCommandContext["goals"];
   /** The ask_user question a session's run waits on: a plain message in that session's chat answers it. */
   questionReplies?: Pick<QuestionBroker, "pendingIn" | "answerText" | "askersOf">;
   /** `/tools`: the tools the session's next turn could use, for this sender. */
@@ -759,6 +761,7 @@ export class InboundDispatcher {
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
       ...(this.deps.answerCommand ? { answer: this.deps.answerCommand } : {}),
+      ...(this.deps.goals ? { goals: this.deps.goals } : {}),
       ...(this.deps.toolsCommand ? { tools: this.deps.toolsCommand } : {}),
       ...(this.deps.skillsCommand ? { skills: this.deps.skillsCommand } : {}),
       ...(this.deps.adminCommands ? { admin: this.deps.adminCommands } : {}),

@@ -6,6 +6,7 @@ import type { SessionStore } from "../../sessions/store/index.js";
 import type { AutoTtsPreference } from "../../agents/speech/index.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
 import type { GatewayAdminPort } from "./gateway-admin-port.js";
+import type { GoalCommandPort } from "./goal-command.js";
 
 /**
  * Where a message was typed: an operator client (WebSocket `chat.send` / `agent`, the OpenAI
@@ -26,6 +27,8 @@ export interface ChatCommandContext {
   config(): OpenClawConfig;
   /** The session rows (read, and patched by the session commands /model, /think, /verbose). */
   sessions: SessionStore;
+  /** `/goal`: the sessions' goals; absent where the surface has none. */
+  goals?: GoalCommandPort;
   /** `/subagents …` for the session; absent when the gateway has no sub-agents. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */

@@ -19,6 +19,7 @@ import { runBashCommand } from "./bash-command.js";
 import { elevatedCommand } from "./elevated-command.js";
 import { runRestartCommand } from "./restart-command.js";
 import { runTtsCommand } from "./tts-command.js";
+import { runGoalCommand } from "./goal-command.js";
 
 export const QUEUE_MODES = ["steer", "followup", "collect", "interrupt"] as const;
 export type ChatQueueMode = (typeof QUEUE_MODES)[number];
@@ -203,6 +204,14 @@ CHAT_COMMANDS.register({
     sessionControls(ctx).patch({ label });
     return reply(`This session is now named "${label}".`);
   },
+});
+
+CHAT_COMMANDS.register({
+  name: "goal",
+  args: "[status|start|edit|pause|resume|complete|block|clear] [objective or note]",
+  category: "session",
+  description: "show or manage this session's goal: the objective the agent keeps pursuing across turns",
+  handler: runGoalCommand,
 });
 
 CHAT_COMMANDS.register({
