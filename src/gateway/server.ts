@@ -35,6 +35,7 @@ import { registerChatMethods } from "./methods/chat-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerSessionCleanupMethods } from "./methods/session-cleanup-methods.js";
 import { registerProgressCardMethods } from "./methods/progress-card-methods.js";
+import { registerSessionGoalMethods } from "./methods/session-goal-methods.js";
 import { ProgressCardStore } from "../sessions/progress-card/index.js";
 import { GoalStore } from "../sessions/goal/index.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
@@ -588,6 +589,7 @@ export class GatewayServer {
     registerSessionCleanupMethods(this.methods, this.sessionEvents);
     registerProgressCardMethods(this.methods, this.conversations, this.progressCards);
     this.toolServices.progressCards = this.progressCards;
+    registerSessionGoalMethods(this.methods, this.conversations, this.goals);
     this.toolServices.goals = this.goals;
     this.operatorCommands.goals = this.goals;
     registerSessionCreateMethods(this.methods, this.conversations, (key, reason) => this.sessionEvents.changed(key, reason));

@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { SessionEntry, SessionStore } from "../store/index.js";
+import { GOAL_OPERATION_RULES, liveReceipts, operationFingerprint, operationTimeProblem, type GoalOperation, type GoalOperationResult } from "./goal-operations.js";
 import { accountedGoal, createdGoal, goalWithObjective, goalWithStatus, GoalTransitionError, type SessionGoal, type SessionGoalStatus } from "./session-goal.js";
+
+const OPERATION_STATUS = { pause: "paused", resume: "active", complete: "complete", block: "blocked" } as const;
+
+/** The goal an operation leaves (null: cleared). */
+function operationGoal(entry: SessionEntry, op: GoalOperation, now: number): SessionGoal | null {
+  const total = entry.totalTokens ?? 0;
+  if (op.action === "clear") return null;
+  if (op.action === "edit") return goalWithObjective(entry.goal, op.objective, total, now);
+  return goalWithStatus(entry.goal, OPERATION_STATUS[op.action], op.note || undefined, total, now);
+}
 
 /** A goal write that has nowhere to go: the session is missing, not kept, belongs to another agent, or its goal was replaced. */
 export class GoalRefusal extends Error {}
@@ -62,6 +73,42 @@ export class GoalStore {
     if (!entry.goal) return false;
     await this.change(target, () => null);
     return true;
+  }
+
+  /**
+   * Applies a client's goal control once: a retry of the same operation answers what the first
+   * did (`replayed: true`) without changing anything; the same id with another request, an
+   * expired or future-dated one, a session reset since (`sessionId`), a goal other than the one
+   * named, or a session at its receipt limit are refused. The receipt is stored with the change.
+   */
+  async operate(target: Omit<GoalTarget, "goalId">, op: GoalOperation): Promise<GoalOperationResult> {
+    const now = this.now();
+    const timeProblem = operationTimeProblem(op.issuedAtMs, now);
+    if (timeProblem) throw new GoalRefusal(timeProblem);
+    const entry = this.entryFor(target, false);
+    if (op.sessionId !== undefined && entry.sessionId !== op.sessionId) throw new GoalRefusal("session changed; refresh before changing its goal");
+    const receipts = liveReceipts(entry.goalOperations, now);
+    const fingerprint = operationFingerprint(target.sessionKey, op);
+    const kept = receipts[op.operationId];
+    if (kept && kept.fingerprint !== fingerprint) throw new GoalRefusal("goal operation id was already used for a different request");
+    if (kept) return { ...kept.result, replayed: true };
+    if (Object.keys(receipts).length >= GOAL_OPERATION_RULES.maxReceipts)
+      throw new GoalRefusal("too many recent goal operations; wait for older ones to expire before trying again");
+    const current = this.entryFor({ ...target, goalId: op.goalId }, true);
+    const goal = operationGoal(current, op, now);
+    const result: GoalOperationResult = {
+      operationId: op.operationId,
+      action: op.action,
+      sessionId: entry.sessionId,
+      goalId: op.goalId,
+      status: goal ? "updated" : "cleared",
+      ...(goal ? { goal } : {}),
+    };
+    receipts[op.operationId] = { fingerprint, expiresAt: op.issuedAtMs + GOAL_OPERATION_RULES.validMs, result };
+    this.deps.sessions.patch(target.sessionKey, { goal, goalOperations: receipts }, { durable: true });
+    await this.deps.sessions.whenDurable(target.sessionKey);
+    this.deps.onChanged(target.sessionKey, goal);
+    return result;
   }
 
   private async change(target: GoalTarget, next: (entry: SessionEntry, now: number) => SessionGoal | null, needsGoal = true): Promise<SessionGoal | null> {

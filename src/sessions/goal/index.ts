@@ -12,6 +12,12 @@ export {
   type SessionGoalStatus,
 } from "./session-goal.js";
 export { checkGoalNote, checkGoalObjective, checkGoalTokenBudget, GOAL_LIMITS, type GoalTextCheck } from "./goal-input.js";
+export {
+  GOAL_OPERATION_RULES,
+  type GoalOperation,
+  type GoalOperationReceipt,
+  type GoalOperationResult,
+} from "./goal-operations.js";
 export { GoalRefusal, GoalStore, type GoalTarget } from "./goal-store.js";
 export { activeGoalContextLine } from "./active-goal-context.js";
 export { formatGoalStatus } from "./goal-status-text.js";

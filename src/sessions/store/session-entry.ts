@@ -1,6 +1,7 @@
 import type { Usage } from "../../models/messages.js";
 import type { StoredProgressCard } from "../progress-card/progress-card.js";
 import type { SessionGoal } from "../goal/session-goal.js";
+import type { GoalOperationReceipt } from "../goal/goal-operations.js";
 
 /**
  * One row of `sessions.json`: what the gateway knows about a session without reading its
@@ -98,6 +99,8 @@ export interface SessionEntry {
   progressCard?: StoredProgressCard;
   /** The session's goal (`/goal`, the goal tools, `sessions.goal.*`); a reset drops it with the transcript. */
   goal?: SessionGoal;
+  /** Answers of recent client goal controls by operation id (`sessions.goal.*`), so a retry is answered, not repeated. */
+  goalOperations?: Record<string, GoalOperationReceipt>;
 }
 
 /** Fields a caller may set when a session is created. */
@@ -161,6 +164,7 @@ export const PER_GENERATION_FIELDS = [
   "modelProvider",
   // The goal belongs to the work of this transcript: /new and /reset start without one.
   "goal",
+  "goalOperations",
 ] as const;
 
 /** A metadata update: a field set to `null` is removed (how `sessions.patch` clears a setting). */

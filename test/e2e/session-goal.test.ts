@@ -1,0 +1,235 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { askAndWait } from "../helpers/chat-session.js";
+import type { GatewayProcess } from "../helpers/gateway-process.js";
+import { chatRequests, lastMessageOf, lastToolResultOf, lastUserTextOf, toolNamesOf } from "../helpers/model-request.js";
+import { makeAgentState, readIndex, removeFastTempDirs, startOn } from "../helpers/reliability.js";
+import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
+
+/**
+ * Session goals in a real gateway: the model creates, reads and completes the session's goal
+ * through get_goal / create_goal / update_goal, the next request carries the result and the
+ * active-goal line, clients read it on session rows and hear sessions.changed (reason goal),
+ * invalid calls change nothing, `/goal …` works over the chat path, sessions.goal.update/clear
+ * apply once per operation id, the goal survives a kill -9, a token budget limits it, /reset and
+ * delete end it, and the tool policy removes the tools.
+ */
+const TOKEN = "session-goal-token";
+const SESSION = "agent:main:work";
+const OBJECTIVE = "Get CI green\u202E and push the fix";
+
+/** What the model does for each user message of these tests (the active-goal line may come first). */
+const CALLS: Record<string, { name: string; arguments: Record<string, unknown> }> = {
+  "set a goal": { name: "create_goal", arguments: { objective: OBJECTIVE } },
+  "another goal": { name: "create_goal", arguments: { objective: "Something else" } },
+  "pause yourself": { name: "update_goal", arguments: { status: "paused" } },
+  "what is the goal": { name: "get_goal", arguments: {} },
+  "we are done": { name: "update_goal", arguments: { status: "complete", note: "verified" } },
+  "budgeted goal": { name: "create_goal", arguments: { objective: "Small job", token_budget: 50 } },
+};
+
+let model: FakeModelServer;
+let stateDir: string;
+let gw: GatewayProcess;
+let sock: TestSocket;
+
+async function startGateway(): Promise<void> {
+  gw = await startOn(stateDir, TOKEN);
+  sock = (await openOperator(gw.url, TOKEN)).sock;
+  expect((await sock.request("sessions.subscribe", {})).ok).toBe(true);
+}
+
+/** The user's own words of a request: its last user message without the active-goal line before it. */
+const userWords = (text: string) => text.split("\n\n").at(-1) ?? "";
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  stateDir = makeAgentState(model);
+  await startGateway();
+  model.setResponder((req) => {
+    const last = lastMessageOf(req);
+    if (last.role === "tool") return { text: "ok" };
+    const call = CALLS[userWords(last.text)];
+    return call ? { toolCalls: [call] } : { text: "ok" };
+  });
+});
+afterAll(async () => {
+  sock?.close();
+  await gw?.stop("SIGKILL");
+  await model?.close();
+  removeFastTempDirs();
+});
+
+const ask = async (message: string, sessionKey = SESSION) => {
+  const before = chatRequests(model.requests).length;
+  const final = await askAndWait(sock, sessionKey, message, 15_000);
+  expect(final.payload.state).toBe("final");
+  return chatRequests(model.requests).slice(before);
+};
+/** A chat command's reply over chat.send (the gateway answers it; no model call). */
+const command = async (message: string, sessionKey = SESSION) => {
+  const key = randomUUID();
+  const res = await sock.request("chat.send", { sessionKey, message, idempotencyKey: key });
+  expect(res.ok, JSON.stringify(res.error)).toBe(true);
+  const final = await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final", 15_000);
+  return JSON.stringify(final.payload.message);
+};
+const goalOf = async (sessionKey = SESSION) => {
+  const res = await sock.request("sessions.describe", { key: sessionKey });
+  expect(res.ok, JSON.stringify(res.error)).toBe(true);
+  return res.payload.session?.goal ?? null;
+};
+const waitGoalChanged = (check: (goal: any) => boolean, sessionKey = SESSION) =>
+  sock.waitFor((f: Frame) => f.event === "sessions.changed" && f.payload.sessionKey === sessionKey && f.payload.reason === "goal" && check(f.payload.goal), 10_000);
+const operation = (goalId: string, fields: Record<string, unknown>) => ({ sessionKey: SESSION, goalId, operationId: randomUUID(), issuedAtMs: Date.now(), ...fields });
+
+describe("session goals in a gateway", { timeout: 120_000 }, () => {
+  it("advertises the goal methods and offers the goal tools", async () => {
+    const { sock: other, hello } = await openOperator(gw.url, TOKEN);
+    other.close();
+    expect(hello.features.methods).toEqual(expect.arrayContaining(["sessions.goal.update", "sessions.goal.clear"]));
+    const effective = (await sock.request("tools.effective", { sessionKey: SESSION })).payload;
+    expect(effective.groups[0].tools.map((t: any) => t.id)).toEqual(expect.arrayContaining(["get_goal", "create_goal", "update_goal"]));
+  });
+
+  it("the model creates the session's goal: the result goes back to it, clients read it and hear of it, later turns carry the active-goal line", async () => {
+    const changed = waitGoalChanged((g) => g?.status === "active");
+    const requests = await ask("set a goal");
+    expect(toolNamesOf(requests[0]!)).toEqual(expect.arrayContaining(["get_goal", "create_goal", "update_goal"]));
+    // No goal yet: the first request has no active-goal line.
+    expect(lastUserTextOf(requests[0]!)).toBe("set a goal");
+    const result = lastToolResultOf(requests[1]!)!;
+    // The bidi override is gone from the stored objective.
+    expect(result).toMatchObject({ status: "created", goal: { objective: "Get CI green and push the fix", status: "active", schemaVersion: 1 } });
+    expect((await changed).payload.goal.objective).toBe("Get CI green and push the fix");
+    expect(await goalOf("work")).toMatchObject({ id: result.goal.id, objective: "Get CI green and push the fix", status: "active" });
+    const next = await ask("what is the goal");
+    expect(lastUserTextOf(next[0]!)).toMatch(/^Active goal: Get CI green and push the fix — .*\n\nwhat is the goal$/s);
+    expect(lastToolResultOf(next[1]!)).toMatchObject({ status: "found", goal: { objective: "Get CI green and push the fix" } });
+    // The transcript keeps the message as sent, without the line.
+    const history = (await sock.request("chat.history", { sessionKey: SESSION, limit: 100 })).payload.messages;
+    expect(JSON.stringify(history)).not.toContain("Active goal:");
+  });
+
+  it("invalid calls are tool errors that leave the goal as it was", async () => {
+    const before = await goalOf();
+    const again = await ask("another goal");
+    expect(lastToolResultOf(again[1]!)).toMatchObject({ error: "GOAL_NOT_CHANGED", message: "The goal was not changed: goal already exists." });
+    const pause = await ask("pause yourself");
+    // Pausing is the operator's: update_goal's schema takes complete or blocked only.
+    expect(lastToolResultOf(pause[1]!)).toMatchObject({ error: "INVALID_ARGUMENT", message: expect.stringContaining("status") });
+    const after = await goalOf();
+    expect({ ...after, tokensUsed: 0 }).toEqual({ ...before, tokensUsed: 0 });
+  });
+
+  it("/goal over the chat path: show, edit, pause (no active-goal line while paused), resume (a continue turn with it)", async () => {
+    expect(await command("/goal")).toContain("Status: active");
+    expect(await command("/goal edit Get CI green,\n  push, update docs")).toContain("Goal updated: Get CI green,");
+    // Explicit actions keep the objective's line breaks and spacing.
+    expect((await goalOf()).objective).toBe("Get CI green,\n  push, update docs");
+    expect(await command("/goal pause waiting for CI")).toContain("Goal paused: Get CI green,");
+    expect(await goalOf()).toMatchObject({ status: "paused", lastStatusNote: "waiting for CI" });
+    const paused = await ask("hello");
+    expect(lastUserTextOf(paused[0]!)).toBe("hello");
+    const resumed = await ask("/goal resume");
+    // The line puts the objective on one line.
+    expect(lastUserTextOf(resumed[0]!)).toMatch(/^Active goal: Get CI green, push, update docs — .*\n\nContinue pursuing the current goal\.$/s);
+    expect((await goalOf()).status).toBe("active");
+    expect(await command("/goal start a second one")).toContain("Goal error: goal already exists");
+  });
+
+  it("sessions.goal.update applies an operation once, refuses a reused id, a stale goal id and an expired request", async () => {
+    const goal = await goalOf();
+    const op = operation(goal.id, { action: "pause", note: "lunch" });
+    const first = await sock.request("sessions.goal.update", op);
+    expect(first.ok, JSON.stringify(first.error)).toBe(true);
+    expect(first.payload).toMatchObject({ operationId: op.operationId, action: "pause", goalId: goal.id, status: "updated", goal: { status: "paused", lastStatusNote: "lunch" } });
+    expect((await sock.request("sessions.goal.update", op)).payload).toMatchObject({ replayed: true, status: "updated" });
+    const reused = await sock.request("sessions.goal.update", { ...op, note: "dinner" });
+    expect(reused.error).toMatchObject({ code: "INVALID_REQUEST", message: "goal not changed: goal operation id was already used for a different request" });
+    const stale = await sock.request("sessions.goal.update", operation("not-this-goal", { action: "resume" }));
+    expect(stale.error?.message).toBe("goal not changed: goal changed or was cleared; refresh before trying again");
+    const expired = await sock.request("sessions.goal.update", { ...operation(goal.id, { action: "resume" }), issuedAtMs: Date.now() - 25 * 3_600_000 });
+    expect(expired.error?.message).toMatch(/expired/);
+    const tooLong = await sock.request("sessions.goal.update", operation(goal.id, { action: "edit", objective: "x".repeat(16_001) }));
+    expect(tooLong.ok).toBe(false);
+    expect((await goalOf()).lastStatusNote).toBe("lunch");
+    const resume = await sock.request("sessions.goal.update", operation(goal.id, { action: "resume" }));
+    expect(resume.payload.goal.status).toBe("active");
+  });
+
+  it("survives a kill -9 and a restart on the same state dir", async () => {
+    const before = await goalOf();
+    sock.close();
+    await gw.stop("SIGKILL");
+    await startGateway();
+    expect(await goalOf()).toEqual(before);
+    expect(readIndex(stateDir)[SESSION].goal.id).toBe(before.id);
+  });
+
+  it("the model completes it; a complete goal is terminal until cleared", async () => {
+    const done = await ask("we are done");
+    expect(lastToolResultOf(done[1]!)).toMatchObject({ status: "updated", goal: { status: "complete", lastStatusNote: "verified" } });
+    expect(await command("/goal resume")).toContain("Goal error: goal is already complete");
+    const plain = await ask("hello again");
+    expect(lastUserTextOf(plain[0]!)).toBe("hello again");
+    const goal = await goalOf();
+    const clear = await sock.request("sessions.goal.clear", operation(goal.id, {}));
+    expect(clear.payload).toMatchObject({ status: "cleared", goalId: goal.id });
+    expect(clear.payload.goal).toBeUndefined();
+    expect(await goalOf()).toBeNull();
+    expect(await command("/goal clear")).toContain("No goal to clear.");
+  });
+
+  it("a token budget counts the session's recorded usage and stops the goal at the limit", async () => {
+    const scratch = "agent:main:budget";
+    await ask("budgeted goal", scratch);
+    // Two model calls of 37 tokens each went past the 50-token budget.
+    const goal = await goalOf(scratch);
+    expect(goal).toMatchObject({ status: "budget_limited", tokenBudget: 50, tokensUsed: 74 });
+    expect(await command("/goal", scratch)).toContain("Token budget: 74/50");
+    const next = await ask("carry on", scratch);
+    expect(lastUserTextOf(next[0]!)).toBe("carry on");
+    expect(await command("/goal resume", scratch)).toBeDefined();
+    expect((await goalOf(scratch)).status).toBe("active");
+  });
+
+  it("/reset ends the goal and tells clients; a deleted session's goal goes with it", async () => {
+    expect(await command("/goal start tidy up")).toBeDefined();
+    expect((await goalOf())?.objective).toBe("tidy up");
+    const cleared = sock.waitFor((f: Frame) => f.event === "sessions.changed" && f.payload.sessionKey === SESSION && f.payload.reason === "reset", 10_000);
+    expect((await sock.request("chat.send", { sessionKey: SESSION, message: "/reset", idempotencyKey: randomUUID() })).ok).toBe(true);
+    expect((await cleared).payload.goal).toBeNull();
+    expect(await goalOf()).toBeNull();
+    const scratch = "agent:main:budget";
+    expect((await sock.request("sessions.delete", { key: scratch })).ok).toBe(true);
+    expect(await goalOf(scratch)).toBeNull();
+    expect(readIndex(stateDir)[scratch]).toBeUndefined();
+  });
+});
+
+describe("tools.deny", { timeout: 60_000 }, () => {
+  it("naming the goal tools (or group:agents) removes them from every run, while /goal still answers", async () => {
+    const denyModel = await startFakeModelServer();
+    const denyState = makeAgentState(denyModel, { extra: { tools: { deny: ["get_goal", "create_goal", "update_goal"] } } });
+    const denyGw = await startOn(denyState, TOKEN);
+    const denySock = (await openOperator(denyGw.url, TOKEN)).sock;
+    try {
+      denyModel.setResponder(() => ({ text: "ok" }));
+      const final = await askAndWait(denySock, "main", "hello", 15_000);
+      expect(final.payload.state).toBe("final");
+      const names = toolNamesOf(chatRequests(denyModel.requests).at(-1)!);
+      expect(names).toContain("read");
+      expect(names).not.toContain("get_goal");
+      expect(names).not.toContain("create_goal");
+      expect(names).not.toContain("update_goal");
+      const effective = (await denySock.request("tools.effective", { sessionKey: "main" })).payload;
+      expect(effective.groups[0].tools.map((t: any) => t.id)).not.toContain("create_goal");
+    } finally {
+      denySock.close();
+      await denyGw.stop("SIGKILL");
+      await denyModel.close();
+    }
+  });
+});
