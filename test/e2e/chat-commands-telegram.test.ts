@@ -206,3 +206,14 @@ describe("Telegram's command menu", () => {
     expect(await say(OWNER, "/usage sometimes")).toEqual(["Usage: /usage off|tokens|full|reset|cost"]);
   });
 });
+
+describe("/goal", () => {
+  it("starts the chat session's goal (the agent gets the objective after the active-goal line), shows, pauses and clears it", async () => {
+    const [started] = await say(OWNER, "/goal tidy the garage");
+    expect(started).toMatch(/^model: Active goal: tidy the garage — [^\n]*\n\ntidy the garage$/);
+    expect((await say(OWNER, "/goal"))[0]).toContain("Status: active");
+    expect(await say(OWNER, "/goal pause rain")).toEqual(["Goal paused: tidy the garage"]);
+    expect(await say(OWNER, "after the rain")).toEqual(["model: after the rain"]);
+    expect(await say(OWNER, "/goal clear")).toEqual(["Goal cleared."]);
+  });
+});
