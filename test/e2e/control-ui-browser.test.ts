@@ -254,6 +254,46 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it("the session's goal shows as a pill above the composer, its text inert, and follows its changes; Pause and Clear control it", async () => {
+    server.enqueue({ text: "On it." });
+    const { context, page, problems, sessionKey } = await openNewSession();
+    // /goal with any other text starts a goal; the agent is handed the objective.
+    await sendInChat(page, "/goal Ship the <img src=x onerror=\"window.__xss='goal'\"> release");
+    const pill = page.getByTestId("goal-pill");
+    await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
+    expect(await pill.locator(".label").textContent()).toBe("Pursuing goal");
+    expect(await pill.getByTestId("goal-objective").textContent()).toBe(`Ship the <img src=x onerror="window.__xss='goal'"> release`);
+    expect(await pill.locator("img").count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "goal-pill.png") });
+
+    await pill.locator("button", { hasText: "Pause" }).click();
+    await page.locator('[data-testid="goal-pill"][data-status="paused"]').waitFor(WAIT);
+    expect(await pill.locator(".label").textContent()).toBe("Goal paused");
+    const row = (await operator.request("sessions.describe", { key: sessionKey })).payload.session;
+    expect(row.goal.status).toBe("paused");
+
+    // Another client's change reaches the open page through sessions.changed.
+    const resumed = await operator.request("sessions.goal.update", {
+      sessionKey,
+      goalId: row.goal.id,
+      operationId: "browser-resume",
+      issuedAtMs: Date.now(),
+      action: "resume",
+      note: "back at it",
+    });
+    expect(resumed.ok, JSON.stringify(resumed.error)).toBe(true);
+    await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
+    await pill.locator("button[aria-expanded]").click();
+    expect(await pill.getByTestId("goal-details").textContent()).toContain("Note: back at it");
+
+    await pill.locator("button", { hasText: "Clear" }).click();
+    await pill.waitFor({ state: "detached", ...WAIT });
+    expect((await operator.request("sessions.describe", { key: sessionKey })).payload.session.goal).toBeUndefined();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a question without options (an ACP agent's form field) is answered in its own text field", async () => {
     const { context, page, problems, sessionKey } = await openNewSession();
     const asked = await operator.request("question.request", {

@@ -6,6 +6,7 @@ import { errorBox } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 import "./question-panel.js";
 import "./progress-card-panel.js";
+import "./goal-pill.js";
 import { ClientEvents } from "./client-events.js";
 
 /** Messages added to the page per "Show older messages". */
@@ -383,6 +384,7 @@ export class ChatView extends ViewElement {
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>
       ${this.notice ? html`<pre class="notice command-reply" role="status">${this.notice}</pre>` : nothing}
+      <oc-goal-pill .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-goal-pill>
       <oc-progress-card-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-progress-card-panel>
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
       ${

@@ -1,0 +1,154 @@
+import { html, LitElement, nothing, type PropertyValues } from "lit";
+import type { GatewayClient } from "../gateway-client.js";
+import { randomId } from "../ids.js";
+import { ClientEvents } from "./client-events.js";
+import { GOAL_STATUS_ICON, GOAL_STATUS_LABEL, goalTokens, type GoalStatus } from "./goal-labels.js";
+
+interface SessionGoal {
+  id: string;
+  objective: string;
+  status: GoalStatus;
+  createdAt: number;
+  updatedAt: number;
+  tokensUsed: number;
+  tokenBudget?: number;
+  lastStatusNote?: string;
+}
+
+/**
+ * The session's goal as a compact pill above the chat's composer (OpenClaw's): a status icon and
+ * label (the status note on hover or focus), the objective cut to one line, tokens, and
+ * Pause/Resume and Clear buttons that send `sessions.goal.update` / `sessions.goal.clear` aimed at
+ * the goal shown (a replaced goal refuses a stale button). The chevron opens the full objective,
+ * the last status note and the tokens. Read from the
+ * session's row (`sessions.describe`) when the session or the link changes, and taken from every
+ * `sessions.changed` for the session (each carries its goal). All text is bound as text, never as HTML.
+ */
+export class GoalPill extends LitElement {
+  static properties = {
+    client: { attribute: false },
+    sessionKey: {},
+    generation: { type: Number },
+    goal: { state: true },
+    problem: { state: true },
+    pending: { state: true },
+    expanded: { state: true },
+  };
+  declare client: GatewayClient | undefined;
+  declare sessionKey: string;
+  /** Bumped by the app on each hello-ok: the goal is read again. */
+  declare generation: number;
+  declare goal: SessionGoal | null;
+  declare problem: string | undefined;
+  declare pending: boolean;
+  /** The chevron's details (full objective, note, tokens) are open. */
+  declare expanded: boolean;
+  /** The session's canonical key, as sessions.changed names it. */
+  private canonicalKey = "";
+  private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload as { sessionKey?: string; goal?: SessionGoal | null }));
+  private reads = 0;
+
+  constructor() {
+    super();
+    this.sessionKey = "";
+    this.generation = 0;
+    this.goal = null;
+    this.pending = false;
+    this.expanded = false;
+  }
+
+  protected createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.events.release();
+  }
+
+  protected updated(changed: PropertyValues): void {
+    if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
+    this.events.follow(this.client);
+    if (changed.has("sessionKey")) {
+      this.goal = null;
+      this.canonicalKey = "";
+    }
+    // sessions.changed reaches only connections that subscribed; asking again is harmless.
+    if (this.client.has("sessions.subscribe")) void this.client.request("sessions.subscribe", {}).catch(() => undefined);
+    void this.load();
+  }
+
+  private onEvent(event: string, payload: { sessionKey?: string; goal?: SessionGoal | null }): void {
+    if (event !== "sessions.changed" || !payload?.sessionKey || payload.goal === undefined) return;
+    if (payload.sessionKey === this.canonicalKey || payload.sessionKey === this.sessionKey) this.goal = payload.goal;
+  }
+
+  private async load(): Promise<void> {
+    if (!this.client?.has("sessions.describe") || !this.sessionKey) return;
+    const key = this.sessionKey;
+    const read = ++this.reads;
+    try {
+      const res = await this.client.request<{ session: { key: string; goal?: SessionGoal } | null }>("sessions.describe", { key });
+      if (read !== this.reads || key !== this.sessionKey) return;
+      this.canonicalKey = res.session?.key ?? "";
+      this.goal = res.session?.goal ?? null;
+      this.problem = undefined;
+    } catch (err) {
+      if (read === this.reads) this.problem = `sessions.describe failed: ${(err as Error).message}`;
+    }
+  }
+
+  /** One goal control for the goal shown; the answer's goal replaces it (null once cleared). */
+  private async control(method: "sessions.goal.update" | "sessions.goal.clear", fields: Record<string, unknown>): Promise<void> {
+    const goal = this.goal;
+    if (!this.client || !goal || this.pending) return;
+    this.pending = true;
+    try {
+      const res = await this.client.request<{ goal?: SessionGoal }>(method, {
+        sessionKey: this.canonicalKey || this.sessionKey,
+        goalId: goal.id,
+        operationId: randomId(),
+        issuedAtMs: Date.now(),
+        ...fields,
+      });
+      this.goal = res.goal ?? null;
+      this.problem = undefined;
+    } catch (err) {
+      this.problem = `${method} failed: ${(err as Error).message}`;
+    } finally {
+      this.pending = false;
+    }
+  }
+
+  protected render() {
+    const goal = this.goal;
+    if (!goal) return this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing;
+    const connected = Boolean(this.client?.hello) && !this.pending;
+    const pausable = goal.status === "active";
+    const resumable = goal.status !== "active" && goal.status !== "complete";
+    return html`<section class=${`goal-pill ${goal.status}`} aria-label="Session goal" data-testid="goal-pill" data-status=${goal.status}>
+      <div class="goal-row">
+        <span class="icon" aria-hidden="true">${GOAL_STATUS_ICON[goal.status]}</span>
+        <strong class="label" tabindex="0" title=${goal.lastStatusNote ?? ""}>${GOAL_STATUS_LABEL[goal.status]}</strong>
+        <span class="objective" data-testid="goal-objective">${goal.objective}</span>
+        <span class="tokens" title=${goal.tokenBudget !== undefined ? "tokens used / budget" : "tokens used"}>${goalTokens(goal)}</span>
+        ${pausable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "pause" })}>Pause</button>` : nothing}
+        ${resumable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "resume" })}>Resume</button>` : nothing}
+        <button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.clear", {})}>Clear</button>
+        <button type="button" class="link" aria-expanded=${this.expanded ? "true" : "false"} @click=${() => (this.expanded = !this.expanded)}>${this.expanded ? "▴" : "▾"}<span class="visually-hidden">details</span></button>
+      </div>
+      ${
+        this.expanded
+          ? html`<div class="goal-details" data-testid="goal-details">
+              <p class="full-objective">${goal.objective}</p>
+              ${goal.lastStatusNote ? html`<p class="note">Note: ${goal.lastStatusNote}</p>` : nothing}
+              <p class="hint">Since ${new Date(goal.createdAt).toLocaleString()} · tokens ${goalTokens(goal)}</p>
+            </div>`
+          : nothing
+      }
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+    </section>`;
+  }
+}
+
+customElements.define("oc-goal-pill", GoalPill);
