@@ -132,6 +132,15 @@ describe("openclaw tui in tmux against a gateway", () => {
     expect(model.requests.length).toBe(before);
   });
 
+  it("/goal starts the session's goal, which the footer shows in OpenClaw's words until it is cleared", async () => {
+    await submit("/goal tidy the garage");
+    await waitForScreen(/^agent main \| model fake\/fake-model \| Pursuing goal \| think /m, "the active goal in the footer");
+    await submit("/goal pause");
+    await waitForScreen(/^agent main \| model fake\/fake-model \| Goal paused \(\/goal resume\) \| think /m, "the paused goal in the footer");
+    await submit("/goal clear");
+    await waitForScreen(/^agent main \| model fake\/fake-model \| think /m, "the footer without a goal");
+  });
+
   it("shows escape sequences in the model's text as inert characters", async () => {
     await submit("ansi please");
     const text = await waitForScreen(/done\s*$/m, "the reply with escapes");

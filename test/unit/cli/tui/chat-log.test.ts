@@ -62,6 +62,13 @@ describe("footer", () => {
     const facts = sessionFacts({ modelProvider: "fake", model: "m", thinkingLevel: "low", inputTokens: 1234, outputTokens: 56, totalTokens: 2100, contextTokens: 120000 });
     expect(footerLine("main", "agent:main:main", facts, false)).toBe("agent main | model fake/m | think low | tokens 1.2k in/56 out | ctx 2.1k/120k | session agent:main:main");
     expect(footerLine("main", "agent:main:x", sessionFacts(null), true)).toBe("agent main | model default | think default | tokens 0 in/0 out | session agent:main:x | deliver on");
+    // The session's goal sits after the model, in OpenClaw's footer words.
+    const withGoal = sessionFacts({ model: "m", goal: { status: "active", tokensUsed: 12_000, tokenBudget: 50_000 } });
+    expect(footerLine("main", "agent:main:x", withGoal, false)).toBe("agent main | model m | Pursuing goal (12k/50k) | think default | tokens 0 in/0 out | session agent:main:x");
+    expect(
+      ["paused", "blocked", "usage_limited", "budget_limited", "complete"].map((status) => sessionFacts({ goal: { status, tokensUsed: 42_000, tokenBudget: 42_000 } }).goal),
+    ).toEqual(["Goal paused (/goal resume)", "Goal blocked (/goal resume)", "Goal hit usage limits (/goal resume)", "Goal unmet (42k/42k)", "Goal achieved (42k)"]);
+    expect(sessionFacts({ goal: { status: "active", tokensUsed: 5 } }).goal).toBe("Pursuing goal");
     expect(compactCount(1_500_000)).toBe("1.5M");
   });
 });
