@@ -137,6 +137,14 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     expect(lastUserTextOf(resumed[0]!)).toMatch(/^Active goal: Get CI green, push, update docs — .*\n\nContinue pursuing the current goal\.$/s);
     expect((await goalOf()).status).toBe("active");
     expect(await command("/goal start a second one")).toContain("Goal error: goal already exists");
+    // OpenClaw's structured Goal start through chat.send is refused, not ignored.
+    const intent = await sock.request("chat.send", {
+      sessionKey: "agent:main:other",
+      message: "ship it",
+      idempotencyKey: randomUUID(),
+      intent: { kind: "session-goal-start", version: 1, issuedAtMs: Date.now() },
+    });
+    expect(intent.error?.message).toMatch(/^not supported: chat\.send intent/);
   });
 
   it("sessions.goal.update applies an operation once, refuses a reused id, a stale goal id and an expired request", async () => {

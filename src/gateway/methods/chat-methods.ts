@@ -54,10 +54,15 @@ export function registerChatMethods(registry: MethodRegistry, conversations: Con
         queueMode: Type.Optional(QueueMode),
         expectedLeafEntryId: Type.Optional(Type.String()),
         replyToId: Type.Optional(Type.String()),
+        // OpenClaw's structured Goal start (`{kind: "session-goal-start"}`): refused below, not ignored.
+        intent: Type.Optional(Type.Unknown()),
       },
       { additionalProperties: false },
     ),
     handler: async (params, { runtime, caller }) => {
+      if (params.intent !== undefined) {
+        throw invalidRequest("not supported: chat.send intent (this gateway has no structured Goal start; send /goal start <objective> as the message)");
+      }
       if (!params.message.trim() && !params.attachments?.length) throw invalidRequest("message or attachment required");
       const system = readSystemProvenance(params, caller.scopes);
       const attached = readAttachments(params.attachments, runtime.config());
