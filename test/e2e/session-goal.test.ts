@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { askAndWait } from "../helpers/chat-session.js";
 import type { GatewayProcess } from "../helpers/gateway-process.js";
-import { chatRequests, lastMessageOf, lastToolResultOf, lastUserTextOf, toolNamesOf } from "../helpers/model-request.js";
-import { makeAgentState, readIndex, removeFastTempDirs, startOn } from "../helpers/reliability.js";
+import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf, toolNamesOf } from "../helpers/model-request.js";
+import { makeAgentState, readIndex, removeFastTempDirs, startOn, waitUntil } from "../helpers/reliability.js";
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 
 /**
@@ -48,8 +48,10 @@ beforeAll(async () => {
   stateDir = makeAgentState(model);
   await startGateway();
   model.setResponder((req) => {
+    if (isSubagentRequest(req)) return { text: "child done" };
     const last = lastMessageOf(req);
     if (last.role === "tool") return { text: "ok" };
+    if (last.role === "user" && last.text === "spawn a helper") return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "Help out." } }] };
     const call = CALLS[userWords(last.text)];
     return call ? { toolCalls: [call] } : { text: "ok" };
   });
@@ -91,6 +93,8 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     expect(hello.features.methods).toEqual(expect.arrayContaining(["sessions.goal.update", "sessions.goal.clear"]));
     const effective = (await sock.request("tools.effective", { sessionKey: SESSION })).payload;
     expect(effective.groups[0].tools.map((t: any) => t.id)).toEqual(expect.arrayContaining(["get_goal", "create_goal", "update_goal"]));
+    const catalog = (await sock.request("tools.catalog", {})).payload;
+    expect(catalog.groups.flatMap((g: any) => g.tools.map((t: any) => t.id))).toEqual(expect.arrayContaining(["get_goal", "create_goal", "update_goal"]));
   });
 
   it("the model creates the session's goal: the result goes back to it, clients read it and hear of it, later turns carry the active-goal line", async () => {
@@ -201,6 +205,15 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     expect(lastUserTextOf(next[0]!)).toBe("carry on");
     expect(await command("/goal resume", scratch)).toBeDefined();
     expect((await goalOf(scratch)).status).toBe("active");
+  });
+
+  it("a sub-agent is offered the goal tools too (for its own session's goal), as OpenClaw offers them", async () => {
+    const before = model.requests.length;
+    await ask("spawn a helper", "agent:main:main");
+    await waitUntil(() => model.requests.slice(before).some(isSubagentRequest), 15_000, "the sub-agent's model call");
+    const child = chatRequests(model.requests.slice(before)).find(isSubagentRequest)!;
+    expect(toolNamesOf(child)).toEqual(expect.arrayContaining(["get_goal", "create_goal", "update_goal"]));
+    expect(toolNamesOf(child)).not.toContain("progress_card");
   });
 
   it("/reset ends the goal and tells clients; a deleted session's goal goes with it", async () => {

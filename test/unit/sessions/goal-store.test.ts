@@ -59,4 +59,24 @@ describe("GoalStore", () => {
     sessions.reset(KEY);
     expect(goals.read(KEY)).toBeNull();
   });
+
+  it("applies a client operation once: a retry replays its answer; a reused id, a future or expired time, another generation are refused", async () => {
+    const { sessions, goals, changes } = setup();
+    const entry = sessions.ensure(KEY);
+    await goals.create(target, { objective: "ship" });
+    const op = { operationId: "op1", issuedAtMs: 1_000, goalId: "g1", sessionId: entry.sessionId, action: "pause" as const, note: "lunch" };
+    const first = await goals.operate(target, op);
+    expect(first).toMatchObject({ operationId: "op1", action: "pause", status: "updated", goal: { status: "paused", lastStatusNote: "lunch" } });
+    expect(await goals.operate(target, op)).toEqual({ ...first, replayed: true });
+    expect(changes).toHaveLength(2);
+    await expect(goals.operate(target, { ...op, note: "dinner" })).rejects.toThrow("goal operation id was already used for a different request");
+    await expect(goals.operate(target, { ...op, operationId: "op2", issuedAtMs: 1_000 + 6 * 60_000 })).rejects.toThrow("goal operation time is invalid");
+    await expect(goals.operate(target, { ...op, operationId: "op3", issuedAtMs: 1_000 - 24 * 3_600_000 })).rejects.toThrow("goal operation expired");
+    await expect(goals.operate(target, { ...op, operationId: "op4", goalId: "g0" })).rejects.toThrow("goal changed or was cleared");
+    expect(await goals.operate(target, { operationId: "op5", issuedAtMs: 1_000, goalId: "g1", action: "clear" })).toMatchObject({ status: "cleared", goalId: "g1" });
+    expect(goals.read(KEY)).toBeNull();
+    sessions.reset(KEY);
+    // A reset drops the kept answers with the goal: the old generation's operation is refused, not replayed.
+    await expect(goals.operate(target, op)).rejects.toThrow("session changed; refresh before changing its goal");
+  });
 });
