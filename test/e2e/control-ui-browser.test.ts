@@ -285,6 +285,15 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
     await pill.locator("button[aria-expanded]").click();
     expect(await pill.getByTestId("goal-details").textContent()).toContain("Note: back at it");
+    expect(await pill.getByTestId("goal-elapsed").textContent()).toMatch(/^\d+s$/);
+
+    // Edit changes the objective only; the goal stays active.
+    await pill.getByRole("button", { name: "Edit goal" }).click();
+    await pill.locator("textarea").fill("Ship the release\nand tag it");
+    await pill.locator("button", { hasText: "Save" }).click();
+    await pill.locator("form.goal-edit").waitFor({ state: "detached", ...WAIT });
+    expect(await pill.getByTestId("goal-objective").textContent()).toBe("Ship the release\nand tag it");
+    expect((await operator.request("sessions.describe", { key: sessionKey })).payload.session.goal).toMatchObject({ objective: "Ship the release\nand tag it", status: "active" });
 
     await pill.locator("button", { hasText: "Clear" }).click();
     await pill.waitFor({ state: "detached", ...WAIT });

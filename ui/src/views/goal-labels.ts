@@ -32,3 +32,28 @@ export function compactTokens(n: number): string {
 export function goalTokens(goal: { tokensUsed: number; tokenBudget?: number }): string {
   return goal.tokenBudget !== undefined ? `${compactTokens(goal.tokensUsed)}/${compactTokens(goal.tokenBudget)}` : compactTokens(goal.tokensUsed);
 }
+
+/**
+ * How long the goal has been pursued: from its start to now while active, else frozen at the time
+ * it stopped (paused, blocked, limited, achieved; its last update when no stop time is kept).
+ * `45s`, `12m 05s`, `3h 07m`.
+ */
+export function goalElapsed(
+  goal: { status: GoalStatus; createdAt: number; updatedAt: number; pausedAt?: number; blockedAt?: number; completedAt?: number; budgetLimitedAt?: number },
+  now: number,
+): string {
+  const stoppedAt = {
+    paused: goal.pausedAt,
+    blocked: goal.blockedAt,
+    complete: goal.completedAt,
+    budget_limited: goal.budgetLimitedAt,
+    usage_limited: undefined,
+    active: undefined,
+  }[goal.status];
+  const end = goal.status === "active" ? now : (stoppedAt ?? goal.updatedAt);
+  const seconds = Math.max(0, Math.floor((end - goal.createdAt) / 1000));
+  const two = (n: number) => String(n).padStart(2, "0");
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${two(seconds % 60)}s`;
+  return `${Math.floor(seconds / 3600)}h ${two(Math.floor((seconds % 3600) / 60))}m`;
+}

@@ -2,7 +2,7 @@ import { html, LitElement, nothing, type PropertyValues } from "lit";
 import type { GatewayClient } from "../gateway-client.js";
 import { randomId } from "../ids.js";
 import { ClientEvents } from "./client-events.js";
-import { GOAL_STATUS_ICON, GOAL_STATUS_LABEL, goalTokens, type GoalStatus } from "./goal-labels.js";
+import { GOAL_STATUS_ICON, GOAL_STATUS_LABEL, goalElapsed, goalTokens, type GoalStatus } from "./goal-labels.js";
 
 interface SessionGoal {
   id: string;
@@ -13,13 +13,18 @@ interface SessionGoal {
   tokensUsed: number;
   tokenBudget?: number;
   lastStatusNote?: string;
+  pausedAt?: number;
+  blockedAt?: number;
+  completedAt?: number;
+  budgetLimitedAt?: number;
 }
 
 /**
  * The session's goal as a compact pill above the chat's composer (OpenClaw's): a status icon and
- * label (the status note on hover or focus), the objective cut to one line, tokens, and
- * Pause/Resume and Clear buttons that send `sessions.goal.update` / `sessions.goal.clear` aimed at
- * the goal shown (a replaced goal refuses a stale button). The chevron opens the full objective,
+ * label (the status note on hover or focus), the objective cut to one line, tokens, the elapsed
+ * time (live while pursued), and Edit (the objective only), Pause/Resume and Clear, which send
+ * `sessions.goal.update` / `sessions.goal.clear` aimed at the goal shown (a replaced goal refuses
+ * a stale button). The chevron opens the full objective,
  * the last status note and the tokens. Read from the
  * session's row (`sessions.describe`) when the session or the link changes, and taken from every
  * `sessions.changed` for the session (each carries its goal). All text is bound as text, never as HTML.
@@ -33,6 +38,8 @@ export class GoalPill extends LitElement {
     problem: { state: true },
     pending: { state: true },
     expanded: { state: true },
+    editing: { state: true },
+    now: { state: true },
   };
   declare client: GatewayClient | undefined;
   declare sessionKey: string;
@@ -43,6 +50,11 @@ export class GoalPill extends LitElement {
   declare pending: boolean;
   /** The chevron's details (full objective, note, tokens) are open. */
   declare expanded: boolean;
+  /** The Edit form is open with this draft objective; undefined when closed. */
+  declare editing: string | undefined;
+  /** The clock the elapsed time is shown at, moved on every second while a goal is pursued. */
+  declare now: number;
+  private ticker: ReturnType<typeof setInterval> | undefined;
   /** The session's canonical key, as sessions.changed names it. */
   private canonicalKey = "";
   private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload as { sessionKey?: string; goal?: SessionGoal | null }));
@@ -55,6 +67,7 @@ export class GoalPill extends LitElement {
     this.goal = null;
     this.pending = false;
     this.expanded = false;
+    this.now = Date.now();
   }
 
   protected createRenderRoot(): HTMLElement {
@@ -64,9 +77,24 @@ export class GoalPill extends LitElement {
   disconnectedCallback(): void {
     super.disconnectedCallback();
     this.events.release();
+    this.tick(false);
+  }
+
+  /** The elapsed time runs while an active goal is shown; any other status shows it frozen. */
+  private tick(on: boolean): void {
+    if (on && !this.ticker) this.ticker = setInterval(() => (this.now = Date.now()), 1000);
+    if (!on && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
   }
 
   protected updated(changed: PropertyValues): void {
+    if (changed.has("goal")) {
+      this.now = Date.now();
+      this.tick(this.goal?.status === "active");
+      if (this.editing !== undefined && !this.goal) this.editing = undefined;
+    }
     if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
     this.events.follow(this.client);
     if (changed.has("sessionKey")) {
@@ -96,6 +124,14 @@ export class GoalPill extends LitElement {
     } catch (err) {
       if (read === this.reads) this.problem = `sessions.describe failed: ${(err as Error).message}`;
     }
+  }
+
+  /** Saves the Edit form's objective (only the objective changes); an empty one is not sent. */
+  private async saveEdit(): Promise<void> {
+    const objective = this.editing?.trim();
+    if (!objective) return;
+    await this.control("sessions.goal.update", { action: "edit", objective });
+    if (!this.problem) this.editing = undefined;
   }
 
   /** One goal control for the goal shown; the answer's goal replaces it (null once cleared). */
@@ -132,11 +168,27 @@ export class GoalPill extends LitElement {
         <strong class="label" tabindex="0" title=${goal.lastStatusNote ?? ""}>${GOAL_STATUS_LABEL[goal.status]}</strong>
         <span class="objective" data-testid="goal-objective">${goal.objective}</span>
         <span class="tokens" title=${goal.tokenBudget !== undefined ? "tokens used / budget" : "tokens used"}>${goalTokens(goal)}</span>
+        <time class="elapsed" data-testid="goal-elapsed" title="time since the goal started">${goalElapsed(goal, this.now)}</time>
+        ${
+          goal.status !== "complete"
+            ? html`<button type="button" ?disabled=${!connected} @click=${() => (this.editing = goal.objective)} aria-label="Edit goal">✎</button>`
+            : nothing
+        }
         ${pausable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "pause" })}>Pause</button>` : nothing}
         ${resumable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "resume" })}>Resume</button>` : nothing}
         <button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.clear", {})}>Clear</button>
         <button type="button" class="link" aria-expanded=${this.expanded ? "true" : "false"} @click=${() => (this.expanded = !this.expanded)}>${this.expanded ? "▴" : "▾"}<span class="visually-hidden">details</span></button>
       </div>
+      ${
+        this.editing !== undefined
+          ? html`<form class="goal-edit" @submit=${(e: Event) => (e.preventDefault(), void this.saveEdit())}>
+              <label for="goal-edit-objective">Goal objective</label>
+              <textarea id="goal-edit-objective" .value=${this.editing} @input=${(e: Event) => (this.editing = (e.target as HTMLTextAreaElement).value)}></textarea>
+              <button type="submit" ?disabled=${!connected || !this.editing.trim()}>Save</button>
+              <button type="button" @click=${() => (this.editing = undefined)}>Cancel</button>
+            </form>`
+          : nothing
+      }
       ${
         this.expanded
           ? html`<div class="goal-details" data-testid="goal-details">
