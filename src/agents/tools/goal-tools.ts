@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { checkGoalNote, checkGoalObjective, checkGoalTokenBudget, GoalRefusal, GoalTransitionError, MODEL_GOAL_STATUSES, type ModelGoalStatus } from "../../sessions/goal/index.js";
+import { checkGoalNote, checkGoalObjective, checkGoalTokenBudget, GoalRefusal, GoalTransitionError, MODEL_GOAL_STATUSES } from "../../sessions/goal/index.js";
 import { TOOL_ERRORS } from "../tool-errors.js";
 import { toolError, toolText } from "../tool-result.js";
 import type { AgentTool, GoalHost, ToolContext, ToolResult } from "../types.js";
@@ -96,7 +96,7 @@ export function createUpdateGoalTool(): AgentTool<typeof UpdateGoalParameters> {
     async execute(args, ctx) {
       const session = sessionGoals(ctx);
       if (!("host" in session)) return session;
-      const status = MODEL_GOAL_STATUSES.find((s) => s === args.status) as ModelGoalStatus | undefined;
+      const status = MODEL_GOAL_STATUSES.find((s) => s === args.status);
       if (!status) return toolError(TOOL_ERRORS.goalInvalid(`status must be one of ${MODEL_GOAL_STATUSES.join(", ")}`));
       const note = checkGoalNote(args.note);
       if (!note.ok) return toolError(TOOL_ERRORS.goalInvalid(note.rule));
@@ -112,5 +112,5 @@ export function createUpdateGoalTool(): AgentTool<typeof UpdateGoalParameters> {
 
 /** The three goal tools, in OpenClaw's order. */
 export function createGoalTools(): AgentTool[] {
-  return [createGetGoalTool(), createCreateGoalTool(), createUpdateGoalTool()] as AgentTool[];
+  return [createGetGoalTool(), createCreateGoalTool(), createUpdateGoalTool()];
 }

@@ -54,17 +54,17 @@ export class GoalStore {
   /** Starts the session's goal; fails while it has one. */
   create(target: GoalTarget, fields: { objective: string; tokenBudget?: number }): Promise<SessionGoal> {
     const id = (this.deps.newId ?? randomUUID)();
-    return this.change(target, (entry, now) => createdGoal(entry.goal, fields, entry.totalTokens ?? 0, now, id), false) as Promise<SessionGoal>;
+    return this.change(target, (entry, now) => createdGoal(entry.goal, fields, entry.totalTokens ?? 0, now, id), false);
   }
 
   /** Moves the goal to `status` (pause, resume as active, block, complete) with an optional note. */
   setStatus(target: GoalTarget, status: SessionGoalStatus, note?: string): Promise<SessionGoal> {
-    return this.change(target, (entry, now) => goalWithStatus(entry.goal, status, note || undefined, entry.totalTokens ?? 0, now)) as Promise<SessionGoal>;
+    return this.change(target, (entry, now) => goalWithStatus(entry.goal, status, note || undefined, entry.totalTokens ?? 0, now));
   }
 
   /** Rewords the objective. */
   edit(target: GoalTarget, objective: string): Promise<SessionGoal> {
-    return this.change(target, (entry, now) => goalWithObjective(entry.goal, objective, entry.totalTokens ?? 0, now)) as Promise<SessionGoal>;
+    return this.change(target, (entry, now) => goalWithObjective(entry.goal, objective, entry.totalTokens ?? 0, now));
   }
 
   /** Removes the goal; false when there was none (nothing is written). */
@@ -111,7 +111,7 @@ export class GoalStore {
     return result;
   }
 
-  private async change(target: GoalTarget, next: (entry: SessionEntry, now: number) => SessionGoal | null, needsGoal = true): Promise<SessionGoal | null> {
+  private async change<T extends SessionGoal | null>(target: GoalTarget, next: (entry: SessionEntry, now: number) => T, needsGoal = true): Promise<T> {
     const { sessions } = this.deps;
     const entry = this.entryFor(target, needsGoal);
     const goal = next(entry, this.now());
