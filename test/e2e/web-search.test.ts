@@ -3,6 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeSearchServer, type FakeSearchServer } from "../fakes/search-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
 
 /**
  * web_search through a real gateway: the model calls it, the gateway asks the configured provider
@@ -40,26 +41,6 @@ async function gateway(extra: Record<string, unknown>, env: Record<string, strin
   return gw;
 }
 
-async function chat(gw: GatewayProcess, user: string, text: string): Promise<string> {
-  const res = await fetch(`${gw.httpUrl}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "openclaw", user, messages: [{ role: "user", content: text }] }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
-}
-
-/** The tool results the model was sent in request `index`. */
-function toolResults(index: number): string[] {
-  const messages = (model.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages;
-  return messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
-}
-
-function offeredTools(index: number): string[] {
-  return ((model.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
-}
-
 const braveConfig = () => ({
   plugins: { entries: { brave: { config: { webSearch: { apiKey: BRAVE_KEY, baseUrl: search.url } } } } },
   tools: { web: { search: { maxResults: 4 } } },
@@ -82,9 +63,9 @@ describe("web_search", { timeout: 60_000 }, () => {
     };
     const gw = await gateway(braveConfig());
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "openclaw docs", count: 9, country: "de", freshness: "week" } }] }, { text: "Found it." });
-    expect(await chat(gw, "searcher", "find the docs")).toBe("Found it.");
+    expect(await v1Chat(gw, "searcher", "find the docs")).toBe("Found it.");
 
-    expect(offeredTools(0)).toContain("web_search");
+    expect(toolsOfferedIn(model, 0)).toContain("web_search");
     expect(search.requests).toHaveLength(1);
     const asked = search.requests[0]!;
     expect(asked.path).toBe("/res/v1/web/search");
@@ -92,7 +73,7 @@ describe("web_search", { timeout: 60_000 }, () => {
     // count is capped at tools.web.search.maxResults; freshness "week" is Brave's "pw".
     expect(asked.params).toMatchObject({ q: "openclaw docs", count: "4", country: "DE", freshness: "pw" });
 
-    const [result] = toolResults(1);
+    const [result] = toolResultsIn(model, 1);
     const output = JSON.parse(result!);
     expect(output).toMatchObject({
       kind: "results",
@@ -111,22 +92,22 @@ describe("web_search", { timeout: 60_000 }, () => {
     expect(JSON.stringify(model.requests.map((r) => r.body))).not.toContain(BRAVE_KEY);
 
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "openclaw docs", count: 9, country: "de", freshness: "week" } }] }, { text: "Again." });
-    expect(await chat(gw, "searcher-2", "find them again")).toBe("Again.");
+    expect(await v1Chat(gw, "searcher-2", "find them again")).toBe("Again.");
     expect(search.requests).toHaveLength(1);
-    expect(JSON.parse(toolResults(3)[0]!)).toMatchObject({ kind: "results", cached: true, count: 1 });
+    expect(JSON.parse(toolResultsIn(model, 3)[0]!)).toMatchObject({ kind: "results", cached: true, count: 1 });
   });
 
   it("a refused key comes back as a provider error naming where the key is set, without the key or the provider's body", async () => {
     search.brave = { key: "another-key", results: [] };
     const gw = await gateway(braveConfig());
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "refused" } }] }, { text: "Could not search." });
-    expect(await chat(gw, "refused", "search please")).toBe("Could not search.");
-    const output = JSON.parse(toolResults(1)[0]!);
+    expect(await v1Chat(gw, "refused", "search please")).toBe("Could not search.");
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({ kind: "error", provider: "brave", error: "provider_error" });
     expect(output.message).toContain("HTTP 401");
     expect(output.message).toContain("BRAVE_API_KEY");
-    expect(toolResults(1)[0]).not.toContain(BRAVE_KEY);
-    expect(toolResults(1)[0]).not.toContain("bad token");
+    expect(toolResultsIn(model, 1)[0]).not.toContain(BRAVE_KEY);
+    expect(toolResultsIn(model, 1)[0]).not.toContain("bad token");
   });
 
   it("finds a SearXNG instance through SEARXNG_BASE_URL and asks again in general when a category finds nothing", async () => {
@@ -136,12 +117,12 @@ describe("web_search", { timeout: 60_000 }, () => {
     };
     const gw = await gateway({}, { SEARXNG_BASE_URL: search.url });
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "selfhosted", categories: "news", freshness: "month" } }] }, { text: "Done." });
-    expect(await chat(gw, "searx", "search the instance")).toBe("Done.");
+    expect(await v1Chat(gw, "searx", "search the instance")).toBe("Done.");
     expect(search.requests.map((r) => [r.path, r.params.categories, r.params.format, r.params.time_range])).toEqual([
       ["/search", "news", "json", "month"],
       ["/search", "general", "json", "month"],
     ]);
-    const output = JSON.parse(toolResults(1)[0]!);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({ kind: "results", provider: "searxng", count: 1, results: [{ url: "https://example.org/a", published: "2026-10-01" }] });
   });
 
@@ -149,21 +130,21 @@ describe("web_search", { timeout: 60_000 }, () => {
     search.tavily = { key: "tvly-e2e-key", results: [{ title: "Tavily says", url: "https://tavily.example/a", content: "A structured result" }] };
     const gw = await gateway({ plugins: { entries: { tavily: { config: { webSearch: { baseUrl: search.url } } } } } }, { TAVILY_API_KEY: "tvly-e2e-key" });
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "agents", count: 2 } }] }, { text: "Found it." });
-    expect(await chat(gw, "tavily", "search with tavily")).toBe("Found it.");
+    expect(await v1Chat(gw, "tavily", "search with tavily")).toBe("Found it.");
     expect(search.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /search"]);
     expect(search.requests[0]!.body).toMatchObject({ query: "agents", max_results: 2 });
-    const output = JSON.parse(toolResults(1)[0]!);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({ kind: "results", provider: "tavily", count: 1, results: [{ url: "https://tavily.example/a" }] });
-    expect(toolResults(1)[0]).not.toContain("tvly-e2e-key");
+    expect(toolResultsIn(model, 1)[0]).not.toContain("tvly-e2e-key");
   });
 
   it("searches DuckDuckGo without a key when it is named, the results wrapped as untrusted data", async () => {
     search.duckduckgo = { results: [{ title: "Keyless result", url: "https://ddg.example/page", snippet: "Found without a key" }] };
     const gw = await gateway({ plugins: { entries: { duckduckgo: { config: { webSearch: { baseUrl: search.url } } } } }, tools: { web: { search: { provider: "duckduckgo" } } } });
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "keyless", region: "uk-en" } }] }, { text: "Searched." });
-    expect(await chat(gw, "ddg", "search without a key")).toBe("Searched.");
+    expect(await v1Chat(gw, "ddg", "search without a key")).toBe("Searched.");
     expect(search.requests.map((r) => [r.path, r.params.q, r.params.kl, r.params.kp])).toEqual([["/html/", "keyless", "uk-en", "-1"]]);
-    const output = JSON.parse(toolResults(1)[0]!);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({ kind: "results", provider: "duckduckgo", count: 1, results: [{ url: "https://ddg.example/page" }] });
     expect(output.results[0].title).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>");
   });
@@ -174,21 +155,21 @@ describe("web_search", { timeout: 60_000 }, () => {
     models.providers.ollama = { api: "ollama", baseUrl: search.url };
     const gw = await gateway({ models, tools: { web: { search: { provider: "ollama" } } } });
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "via ollama" } }] }, { text: "Ollama searched." });
-    expect(await chat(gw, "ollama-search", "search with ollama")).toBe("Ollama searched.");
+    expect(await v1Chat(gw, "ollama-search", "search with ollama")).toBe("Ollama searched.");
     expect(search.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/experimental/web_search"]);
-    expect(JSON.parse(toolResults(1)[0]!)).toMatchObject({ kind: "results", provider: "ollama", count: 1, results: [{ url: "https://ollama-result.example/" }] });
+    expect(JSON.parse(toolResultsIn(model, 1)[0]!)).toMatchObject({ kind: "results", provider: "ollama", count: 1, results: [{ url: "https://ollama-result.example/" }] });
   });
 
   it("is not offered without a provider, nor with tools.web.search.enabled false", async () => {
     const none = await gateway({});
     model.enqueue({ text: "No search." });
-    await chat(none, "plain", "hi");
-    expect(offeredTools(0)).toContain("web_fetch");
-    expect(offeredTools(0)).not.toContain("web_search");
+    await v1Chat(none, "plain", "hi");
+    expect(toolsOfferedIn(model, 0)).toContain("web_fetch");
+    expect(toolsOfferedIn(model, 0)).not.toContain("web_search");
 
     const off = await gateway({ ...braveConfig(), tools: { web: { search: { enabled: false } } } });
     model.enqueue({ text: "Still no search." });
-    await chat(off, "plain", "hi");
-    expect(offeredTools(1)).not.toContain("web_search");
+    await v1Chat(off, "plain", "hi");
+    expect(toolsOfferedIn(model, 1)).not.toContain("web_search");
   });
 });

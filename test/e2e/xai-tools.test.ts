@@ -3,6 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeXaiServer, type FakeXaiServer } from "../fakes/xai-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
@@ -46,26 +47,6 @@ async function gateway(extra: Record<string, unknown>, env: Record<string, strin
   return gw;
 }
 
-async function chat(gw: GatewayProcess, user: string, text: string): Promise<string> {
-  const res = await fetch(`${gw.httpUrl}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ model: "openclaw", user, messages: [{ role: "user", content: text }] }),
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
-}
-
-/** The tool results the model was sent in request `index`. */
-function toolResults(index: number): string[] {
-  const messages = (model.requests[index]!.body as { messages: { role: string; content: unknown }[] }).messages;
-  return messages.filter((m) => m.role === "tool").map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
-}
-
-function offeredTools(index: number): string[] {
-  return ((model.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
-}
-
 /** The xAI plugin block: the key and the fake's base URL, plus tool settings. */
 const xaiPlugin = (config: Record<string, unknown> = {}, key = XAI_KEY) => ({
   plugins: { entries: { xai: { config: { webSearch: { ...(key ? { apiKey: key } : {}), baseUrl: xai.url }, ...config } } } },
@@ -94,19 +75,19 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     };
     const gw = await gateway(xaiPlugin());
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "openclaw release", count: 3 } }] }, { text: "Found it." });
-    expect(await chat(gw, "grok", "what shipped?")).toBe("Found it.");
+    expect(await v1Chat(gw, "grok", "what shipped?")).toBe("Found it.");
 
-    expect(offeredTools(0)).toContain("web_search");
+    expect(toolsOfferedIn(model, 0)).toContain("web_search");
     // A non-xAI model with xSearch/codeExecution.enabled omitted is not offered them.
-    expect(offeredTools(0)).not.toContain("x_search");
-    expect(offeredTools(0)).not.toContain("code_execution");
+    expect(toolsOfferedIn(model, 0)).not.toContain("x_search");
+    expect(toolsOfferedIn(model, 0)).not.toContain("code_execution");
     expect(xai.requests).toHaveLength(1);
     const asked = xai.requests[0]!;
     expect(asked.path).toBe("/v1/responses");
     expect(asked.headers.authorization).toBe(`Bearer ${XAI_KEY}`);
     expect(asked.body).toEqual({ model: "grok-4.7", input: [{ role: "user", content: "openclaw release" }], tools: [{ type: "web_search" }], store: false });
 
-    const output = JSON.parse(toolResults(1)[0]!);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({
       kind: "answer",
       provider: "grok",
@@ -121,8 +102,8 @@ describe("xAI tools", { timeout: 60_000 }, () => {
   it("a refused xAI key reaches the model as web_search's provider error naming where the key is set, without the key or xAI's body", async () => {
     const gw = await gateway({ ...xaiPlugin({}, "xai-wrong-key"), tools: { web: { search: { provider: "grok" } } } });
     model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "refused" } }] }, { text: "Could not search." });
-    expect(await chat(gw, "grok-refused", "search")).toBe("Could not search.");
-    const [result] = toolResults(1);
+    expect(await v1Chat(gw, "grok-refused", "search")).toBe("Could not search.");
+    const [result] = toolResultsIn(model, 1);
     expect(JSON.parse(result!)).toMatchObject({ kind: "error", provider: "grok", error: "provider_error" });
     expect(result).toContain("HTTP 401");
     expect(result).toContain("XAI_API_KEY");
@@ -136,10 +117,10 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     const gw = await gateway(xaiPlugin({ xSearch: { enabled: true, model: "grok-4.3", maxTurns: 2 } }));
     const args = { query: "dinner recipes", allowed_x_handles: ["@nytfood"], from_date: "2026-03-01", to_date: "2026-03-31", enable_image_understanding: true };
     model.enqueue({ toolCalls: [{ name: "x_search", arguments: args }] }, { text: "Recipes found." });
-    expect(await chat(gw, "x", "find recipes on X")).toBe("Recipes found.");
+    expect(await v1Chat(gw, "x", "find recipes on X")).toBe("Recipes found.");
 
-    expect(offeredTools(0)).toEqual(expect.arrayContaining(["x_search", "web_search"]));
-    expect(offeredTools(0)).not.toContain("code_execution");
+    expect(toolsOfferedIn(model, 0)).toEqual(expect.arrayContaining(["x_search", "web_search"]));
+    expect(toolsOfferedIn(model, 0)).not.toContain("code_execution");
     expect(xai.requests).toHaveLength(1);
     expect(xai.requests[0]!.body).toEqual({
       model: "grok-4.3",
@@ -148,7 +129,7 @@ describe("xAI tools", { timeout: 60_000 }, () => {
       store: false,
       max_turns: 2,
     });
-    const output = JSON.parse(toolResults(1)[0]!);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(output).toMatchObject({
       query: "dinner recipes",
       provider: "xai",
@@ -163,9 +144,9 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     });
 
     model.enqueue({ toolCalls: [{ name: "x_search", arguments: args }] }, { text: "Again." });
-    expect(await chat(gw, "x-2", "again")).toBe("Again.");
+    expect(await v1Chat(gw, "x-2", "again")).toBe("Again.");
     expect(xai.requests).toHaveLength(1);
-    expect(JSON.parse(toolResults(3)[0]!)).toMatchObject({ cached: true, provider: "xai" });
+    expect(JSON.parse(toolResultsIn(model, 3)[0]!)).toMatchObject({ cached: true, provider: "xai" });
   });
 
   it("x_search refuses handles given both ways without asking xAI, and a rate limit reaches the model as XAI_RATE_LIMITED without the key", async () => {
@@ -176,11 +157,11 @@ describe("xAI tools", { timeout: 60_000 }, () => {
       { text: "Done." },
     );
     xai.failWith = { status: 429, body: { error: "Too many requests for key xai-key-do-not-leak" } };
-    expect(await chat(gw, "x-bad", "search X")).toBe("Done.");
-    const refused = JSON.parse(toolResults(1)[0]!);
+    expect(await v1Chat(gw, "x-bad", "search X")).toBe("Done.");
+    const refused = JSON.parse(toolResultsIn(model, 1)[0]!);
     expect(refused).toMatchObject({ error: "INVALID_ARGUMENT" });
     expect(refused.message).toContain("not both");
-    const [, limited] = toolResults(2);
+    const [, limited] = toolResultsIn(model, 2);
     expect(JSON.parse(limited!)).toMatchObject({ error: "XAI_RATE_LIMITED" });
     expect(limited).toContain("HTTP 429");
     expect(limited).not.toContain(XAI_KEY);
@@ -196,9 +177,9 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     const gw = await startGateway({ stateDir, env: NO_KEYS, configFile: { name: "openclaw.json", content: JSON.stringify(config) } });
     gateways.push(gw);
     model.enqueue({ toolCalls: [{ name: "code_execution", arguments: { task: "7-day moving average of 1,2,3,4,5,6,7" } }] }, { text: "Computed." });
-    expect(await chat(gw, "code", "compute it")).toBe("Computed.");
+    expect(await v1Chat(gw, "code", "compute it")).toBe("Computed.");
 
-    expect(offeredTools(0)).toEqual(expect.arrayContaining(["code_execution", "x_search", "web_search"]));
+    expect(toolsOfferedIn(model, 0)).toEqual(expect.arrayContaining(["code_execution", "x_search", "web_search"]));
     expect(xai.requests).toHaveLength(1);
     expect(xai.requests[0]!.headers.authorization).toBe(`Bearer ${XAI_KEY}`);
     expect(xai.requests[0]!.body).toEqual({
@@ -207,7 +188,7 @@ describe("xAI tools", { timeout: 60_000 }, () => {
       tools: [{ type: "code_interpreter" }],
       store: false,
     });
-    expect(JSON.parse(toolResults(1)[0]!)).toMatchObject({
+    expect(JSON.parse(toolResultsIn(model, 1)[0]!)).toMatchObject({
       task: "7-day moving average of 1,2,3,4,5,6,7",
       provider: "xai",
       content: `${BEGIN}\nThe 7-day moving average is 4.0.\n${END}`,
@@ -221,16 +202,16 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     const gw = await gateway(xaiPlugin({ codeExecution: { enabled: true, timeoutSeconds: 1 } }));
     model.enqueue({ toolCalls: [{ name: "code_execution", arguments: { task: "fails" } }] }, { text: "Failed." });
     xai.failWith = { status: 500 };
-    expect(await chat(gw, "code-500", "run")).toBe("Failed.");
-    const [failed] = toolResults(1);
+    expect(await v1Chat(gw, "code-500", "run")).toBe("Failed.");
+    const [failed] = toolResultsIn(model, 1);
     expect(JSON.parse(failed!)).toMatchObject({ error: "XAI_PROVIDER_FAILED" });
     expect(failed).toContain("HTTP 500");
     expect(failed).not.toContain("upstream body");
 
     xai.failWith = "hang";
     model.enqueue({ toolCalls: [{ name: "code_execution", arguments: { task: "hangs" } }] }, { text: "Timed out." });
-    expect(await chat(gw, "code-hang", "run")).toBe("Timed out.");
-    const [late] = toolResults(3);
+    expect(await v1Chat(gw, "code-hang", "run")).toBe("Timed out.");
+    const [late] = toolResultsIn(model, 3);
     expect(JSON.parse(late!)).toMatchObject({ error: "XAI_TIMEOUT" });
     expect(late).toContain("1 s");
     expect(late).toContain("codeExecution.timeoutSeconds");
@@ -257,8 +238,8 @@ describe("xAI tools", { timeout: 60_000 }, () => {
   it("without an xAI key neither x_search nor code_execution is offered, even when enabled", async () => {
     const gw = await gateway(xaiPlugin({ xSearch: { enabled: true }, codeExecution: { enabled: true } }, ""));
     model.enqueue({ text: "Nothing to search with." });
-    expect(await chat(gw, "nokey", "hello")).toBe("Nothing to search with.");
-    const offered = offeredTools(0);
+    expect(await v1Chat(gw, "nokey", "hello")).toBe("Nothing to search with.");
+    const offered = toolsOfferedIn(model, 0);
     expect(offered).not.toContain("x_search");
     expect(offered).not.toContain("code_execution");
     expect(offered).not.toContain("web_search");

@@ -1,11 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
-import { normalizeAgentId } from "../../agents/agent-config.js";
 import { checkProgressCardInput, PROGRESS_CARD_LIMITS, ProgressCardRefusal, type ProgressCard, type ProgressCardStore } from "../../sessions/progress-card/index.js";
-import { assertKnownAgent } from "../known-agent.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
 import type { MethodRegistry } from "./registry.js";
+import { ownedSession } from "./owned-session.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
 const Step = Type.Object(
@@ -20,15 +19,7 @@ const Step = Type.Object(
  * to reconcile its card) is answered as not supported.
  */
 export function registerProgressCardMethods(registry: MethodRegistry, conversations: ConversationPort, cards: ProgressCardStore): void {
-  // The session named and, with agentId, the agent that must own it (an unknown or different one is refused).
-  const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => {
-    assertKnownAgent(runtime.config(), agentId);
-    const resolved = conversations.resolveSessionKey(sessionKey, agentId);
-    if (agentId !== undefined && normalizeAgentId(agentId) !== resolved.agentId) {
-      throw invalidRequest(`session ${resolved.sessionKey} belongs to agent "${resolved.agentId}", not "${agentId}"`);
-    }
-    return resolved;
-  };
+  const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => ownedSession(runtime.config(), conversations, sessionKey, agentId);
   // The card as the protocol carries it: with the session's canonical key.
   const shown = (card: ProgressCard | null, sessionKey: string) => (card ? { ...card, sessionKey } : null);
 

@@ -1,11 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { ConversationPort } from "../../agents/conversation-port.js";
-import { normalizeAgentId } from "../../agents/agent-config.js";
 import { checkGoalNote, checkGoalObjective, GoalRefusal, GoalTransitionError, type GoalOperation, type GoalStore } from "../../sessions/goal/index.js";
-import { assertKnownAgent } from "../known-agent.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
 import type { MethodRegistry } from "./registry.js";
+import { ownedSession } from "./owned-session.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
 
@@ -38,14 +37,7 @@ const UpdateParams = Type.Union([
  * hear its changes as `sessions.changed` (reason `goal`).
  */
 export function registerSessionGoalMethods(registry: MethodRegistry, conversations: ConversationPort, goals: GoalStore): void {
-  const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => {
-    assertKnownAgent(runtime.config(), agentId);
-    const resolved = conversations.resolveSessionKey(sessionKey, agentId);
-    if (agentId !== undefined && normalizeAgentId(agentId) !== resolved.agentId) {
-      throw invalidRequest(`session ${resolved.sessionKey} belongs to agent "${resolved.agentId}", not "${agentId}"`);
-    }
-    return resolved;
-  };
+  const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => ownedSession(runtime.config(), conversations, sessionKey, agentId);
   const operate = async (runtime: GatewayRuntime, params: { sessionKey: string; agentId?: string }, op: GoalOperation) => {
     const target = sessionOf(runtime, params.sessionKey, params.agentId);
     try {
