@@ -19,7 +19,7 @@ import { effectiveToolsFor, keptSkillsFor, turnToolsFor } from "./turn-plan-cach
 import type { BootstrapFile } from "./context/bootstrap-files.js";
 import { buildSystemPrompt, type PromptMode } from "./context/system-prompt.js";
 import { createLoopDetector, loopDetectionFromConfig } from "./loop-detection/index.js";
-import { cachedImageGenerationSetup, cachedWebSearchSetup, cachedXaiToolsSetup, createAvailableTools, offeredXaiTools } from "./tools/index.js";
+import { cachedImageGenerationSetup, cachedWebSearchSetup, cachedXaiToolsSetup, createAvailableTools, offeredXaiTools, webSearchStyle } from "./tools/index.js";
 import { cachedSpeechSetup } from "./speech/index.js";
 import { offersProgressCard } from "./progress-card-offer.js";
 import { mayAskUser } from "./questions/may-ask-user.js";
@@ -257,7 +257,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   const allTools = withMcpTools(
     availableTools({
       exec: execToolOptionsFromConfig(config),
-      webSearch: webSearch !== undefined,
+      webSearch: webSearchStyle(webSearch),
       xSearch: xaiOffered.xSearch,
       codeExecution: xaiOffered.codeExecution,
       webFetch: webFetchOptionsFromConfig(config),

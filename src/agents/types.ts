@@ -199,6 +199,8 @@ export interface WebSearchQuery {
 /** What web_search acts through: one provider with its limits and result cache (tools/web-search/). */
 export interface WebSearchHost {
   readonly provider: string;
+  /** The provider answers with one written answer and its sources (Grok), not a list of pages. */
+  readonly answers: boolean;
   /** The most results a call may ask for (`tools.web.search.maxResults`), also the default count. */
   readonly maxResults: number;
   search(query: WebSearchQuery, signal: AbortSignal): Promise<ToolResult>;

@@ -105,6 +105,7 @@ import {
   cachedXaiToolsSetup,
   createToolServices,
   getProcessRegistry,
+  webSearchStyle,
 } from "../agents/tools/index.js";
 import { cachedSpeechSetup } from "../agents/speech/index.js";
 import { McpHub } from "../agents/mcp/mcp-hub.js";
@@ -227,7 +228,6 @@ export class GatewayServer {
   private approvalChats: ExecApprovalChats | undefined;
   /** Which optional tool families the gateway can offer now (set once its services exist). */
   private toolAvailability: () => ToolAvailability = () => ({
-    webSearch: false,
     xai: {},
     memory: false,
     messenger: false,
@@ -610,7 +610,7 @@ export class GatewayServer {
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
     const toolAvailability = (this.toolAvailability = () => ({
-      webSearch: cachedWebSearchSetup(opts.loadedConfig().config, process.env).host !== undefined,
+      webSearch: webSearchStyle(cachedWebSearchSetup(opts.loadedConfig().config, process.env).host),
       xai: cachedXaiToolsSetup(opts.loadedConfig().config, process.env),
       memory: this.memory.enabled(),
       messenger: this.channels !== undefined,

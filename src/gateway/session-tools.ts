@@ -1,6 +1,6 @@
 import type { ConversationPort } from "../agents/conversation-port.js";
 import { resolveEffectiveTools, type EffectiveTools } from "../agents/policy/index.js";
-import { createAvailableTools, offeredXaiTools, type XaiToolsSetup } from "../agents/tools/index.js";
+import { createAvailableTools, offeredXaiTools, type WebSearchStyle, type XaiToolsSetup } from "../agents/tools/index.js";
 import { mayAskUser } from "../agents/questions/may-ask-user.js";
 import { offersProgressCard } from "../agents/progress-card-offer.js";
 import type { AgentTool, McpToolHost } from "../agents/types.js";
@@ -14,8 +14,8 @@ import { sessionModelRef, splitModelRef } from "./methods/session-row.js";
 
 /** Which optional tool families this gateway can offer right now. */
 export interface ToolAvailability {
-  /** A web search provider is set up (tools.web.search). */
-  webSearch: boolean;
+  /** A web search provider is set up (tools.web.search), and its kind: a list of pages or a written answer. */
+  webSearch?: WebSearchStyle;
   /** xAI's tools this config has (x_search, code_execution), each offered to the models it reaches (offeredXaiTools). */
   xai: XaiToolsSetup;
   memory: boolean;

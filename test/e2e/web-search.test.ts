@@ -3,7 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeSearchServer, type FakeSearchServer } from "../fakes/search-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
+import { toolDescriptionIn, toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
 
 /**
  * web_search through a real gateway: the model calls it, the gateway asks the configured provider
@@ -66,6 +66,7 @@ describe("web_search", { timeout: 60_000 }, () => {
     expect(await v1Chat(gw, "searcher", "find the docs")).toBe("Found it.");
 
     expect(toolsOfferedIn(model, 0)).toContain("web_search");
+    expect(toolDescriptionIn(model, 0, "web_search")).toMatch(/^Search the web and get titles, URLs and snippets of matching pages\./);
     expect(search.requests).toHaveLength(1);
     const asked = search.requests[0]!;
     expect(asked.path).toBe("/res/v1/web/search");

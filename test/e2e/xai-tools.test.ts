@@ -3,7 +3,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeXaiServer, type FakeXaiServer } from "../fakes/xai-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
-import { toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
+import { toolDescriptionIn, toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
 import { openOperator } from "../helpers/ws-client.js";
 
 /**
@@ -78,6 +78,8 @@ describe("xAI tools", { timeout: 60_000 }, () => {
     expect(await v1Chat(gw, "grok", "what shipped?")).toBe("Found it.");
 
     expect(toolsOfferedIn(model, 0)).toContain("web_search");
+    // Grok answers in writing: the model is told so, not promised a list of pages.
+    expect(toolDescriptionIn(model, 0, "web_search")).toMatch(/^Search the web and get a written answer with the URLs of the sources it cites\./);
     // A non-xAI model with xSearch/codeExecution.enabled omitted is not offered them.
     expect(toolsOfferedIn(model, 0)).not.toContain("x_search");
     expect(toolsOfferedIn(model, 0)).not.toContain("code_execution");

@@ -23,3 +23,9 @@ export function toolResultsIn(model: FakeModelServer, index: number): string[] {
 export function toolsOfferedIn(model: FakeModelServer, index: number): string[] {
   return ((model.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
 }
+
+/** The description the model was given for tool `name` in its request number `index`. */
+export function toolDescriptionIn(model: FakeModelServer, index: number, name: string): string | undefined {
+  const tools = (model.requests[index]!.body as { tools?: { function: { name: string; description?: string } }[] }).tools ?? [];
+  return tools.find((t) => t.function.name === name)?.function.description;
+}

@@ -17,7 +17,7 @@ import { createMemoryGetTool } from "./memory-get.js";
 import { createMemorySearchTool } from "./memory-search.js";
 import { createMessageTool } from "./message.js";
 import { createCronTool } from "./cron.js";
-import { createWebSearchTool } from "./web-search.js";
+import { createWebSearchTool, type WebSearchStyle } from "./web-search.js";
 import { createXSearchTool } from "./x-search.js";
 import { createCodeExecutionTool } from "./code-execution.js";
 import { createAskUserTool } from "./ask-user.js";
@@ -88,7 +88,8 @@ export function createMemoryTools(): AgentTool[] {
  */
 export function createAvailableTools(options: {
   exec?: ExecToolOptions;
-  webSearch?: boolean;
+  /** web_search, described for the provider's kind: a list of pages, or a written answer (Grok). */
+  webSearch?: WebSearchStyle;
   /** x_search: an xAI key, and the turn's model is one xSearch reaches (offeredXaiTools). */
   xSearch?: boolean;
   /** code_execution: as x_search, for codeExecution. */
@@ -118,7 +119,7 @@ export function createAvailableTools(options: {
 }): AgentTool[] {
   return [
     ...createCoreTools({ exec: options.exec, webFetch: options.webFetch }),
-    ...(options.webSearch ? [createWebSearchTool()] : []),
+    ...(options.webSearch ? [createWebSearchTool(options.webSearch)] : []),
     ...(options.xSearch ? [createXSearchTool()] : []),
     ...(options.codeExecution ? [createCodeExecutionTool()] : []),
     ...(options.memory ? createMemoryTools() : []),
@@ -172,7 +173,7 @@ export {
   type WebFetchToolOptions,
   type WebFetchToolSetup,
 } from "./web-fetch.js";
-export { createWebSearchTool, type WebSearchArgs } from "./web-search.js";
+export { createWebSearchTool, type WebSearchArgs, type WebSearchStyle, webSearchStyle } from "./web-search.js";
 export { heartbeatNotification } from "./heartbeat-respond.js";
 export { createImageGenerateTool } from "./image-generate.js";
 export { createTtsTool, type TtsArgs } from "./tts.js";

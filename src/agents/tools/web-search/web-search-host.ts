@@ -22,6 +22,7 @@ export interface WebSearchLimits {
 export function createWebSearchHost(provider: SearchProvider, limits: WebSearchLimits): WebSearchHost {
   return {
     provider: provider.id,
+    answers: provider.style === "answer",
     maxResults: limits.maxResults,
     async search(query, signal) {
       // An answer-style provider ignores count: asking for another count is the same question.
