@@ -91,6 +91,13 @@ export interface ConversationPort {
    * background, written nowhere; a run under way is left alone (docs/sessions.md, "Side questions").
    */
   sideQuestion(sessionKey: string, question: string): Promise<SideAnswer>;
+  /**
+   * `progressCard.refresh`: a hidden status-only turn on the session's lane, after any run in
+   * progress, in which the agent brings its progress card up to date (docs/tools.md, "Refreshing
+   * the card"). Returns at once with the run id that will do it: `runId`, or the refresh already
+   * waiting for that session, which the request joins.
+   */
+  refreshProgressCard(sessionKey: string, agentId: string, runId: string): string;
 }
 
 /** A side question's answer, or why there is none. */

@@ -7,6 +7,7 @@ import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { askSideQuestion } from "./side-question.js";
+import { runProgressRefreshTurn } from "./progress-refresh-turn.js";
 import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
@@ -40,6 +41,7 @@ import { GatewayStoppingError } from "./shutdown-endings.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
 import type { RunTracer } from "../traces/index.js";
+import { visibleProgressCard } from "../sessions/progress-card/index.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { messageText } from "../sessions/compaction/identifiers.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
@@ -92,6 +94,8 @@ export class ConversationService implements ConversationPort {
   private readonly ephemeralSessions = new Set<string>();
   /** Sessions a `/new` or `/reset` started over, by which, until their first turn starts. */
   private readonly freshStarts = new Map<string, StartupReason>();
+  /** Per session, the progress card refresh waiting for the lane: a second request while it waits joins it. */
+  private readonly refreshesWaiting = new Map<string, string>();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;
   private readonly failover: ModelFailover;
@@ -473,6 +477,47 @@ export class ConversationService implements ConversationPort {
     // Messages that arrived while the lane was held wait in the inbox: start them now.
     if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
     return result;
+  }
+
+  refreshProgressCard(sessionKey: string, agentId: string, runId: string): string {
+    const waiting = this.refreshesWaiting.get(sessionKey);
+    if (waiting) return waiting;
+    this.refreshesWaiting.set(sessionKey, runId);
+    void this.lanes
+      .enqueue(sessionKey, async (signal) => {
+        this.refreshesWaiting.delete(sessionKey);
+        // The card as it is when the turn starts: a run before it may have changed or cleared it.
+        const card = visibleProgressCard(this.deps.store.peek(sessionKey)?.progressCard);
+        if (!card) return this.deps.logger.info({ sessionKey, runId }, "progress card refresh skipped: the card was cleared meanwhile");
+        await runProgressRefreshTurn(
+          {
+            config: this.deps.config(),
+            stateDir: this.deps.stateDir,
+            store: this.deps.store,
+            logger: this.deps.logger,
+            streamModel: this.streamModel,
+            failover: this.failover,
+            ...(this.deps.services ? { services: this.deps.services } : {}),
+            ...(this.deps.tracer ? { tracer: this.deps.tracer } : {}),
+            sessionKey,
+            agentId,
+            runId,
+            overrides: this.deps.turnOverrides?.(sessionKey),
+            history: (tokenBudget) => this.historyCache.window(sessionKey, tokenBudget, new Set(this.runs.activeFor(sessionKey).map((r) => r.runId))),
+            signal,
+          },
+          card,
+        );
+      })
+      .catch((err: Error) => {
+        this.refreshesWaiting.delete(sessionKey);
+        this.deps.logger.warn({ sessionKey, runId, err: err.message }, "progress card refresh did not run");
+      })
+      .finally(() => {
+        // Messages that arrived while the lane was held wait in the inbox: start them now.
+        if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
+      });
+    return runId;
   }
 
   sideQuestion(sessionKey: string, question: string): Promise<SideAnswer> {

@@ -1,26 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { OpenClawConfig } from "../config/index.js";
-import type { Logger } from "../infra/logger.js";
-import type { ModelFailover } from "../models/failover/index.js";
-import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
+import { runEmbeddedTurn } from "../agents/embedded-turn.js";
 import { MEMORY_FLUSH_SYSTEM_PROMPT, memoryFlushPrompt } from "../agents/compaction/memory-flush.js";
-import type { HistoryMessage, StreamModelFn, ToolServices } from "../agents/types.js";
-import type { SessionStore } from "../sessions/store/index.js";
+import type { ToolServices } from "../agents/types.js";
+import type { HiddenTurnInput } from "./hidden-turn-input.js";
 
-export interface MemoryFlushTurnInput {
-  config: OpenClawConfig;
-  stateDir: string;
-  store: SessionStore;
-  logger: Logger;
-  streamModel: StreamModelFn;
-  /** The turns' keys and cooldowns: a key the flush finds rate-limited rests for the turns too. */
-  failover: ModelFailover;
-  services?: ToolServices;
-  sessionKey: string;
-  agentId: string;
+export interface MemoryFlushTurnInput extends HiddenTurnInput {
   senderIsOwner: boolean;
-  overrides?: TurnOverrides;
-  history: (tokenBudget: number) => readonly HistoryMessage[];
   timeoutMs: number;
 }
 

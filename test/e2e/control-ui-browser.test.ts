@@ -202,7 +202,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
-  it("the session's progress card shows above the composer (plan, bar, sanitized note) and follows progressCard.changed", async () => {
+  it("the session's progress card shows above the composer (plan, bar, sanitized note), follows progressCard.changed and refreshes on request", async () => {
     const note = [
       '<progress aria-label="Checks finished · 3/7" value="3" max="7"></progress>',
       "",
@@ -247,6 +247,15 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await page.locator('[data-testid="progress-card"][data-revision="2"]').waitFor(WAIT);
     expect(await card.locator(".count").textContent()).toBe("3/3 done");
     expect(await card.locator(".note").count()).toBe(0);
+
+    // "Refresh task progress" asks the agent in a hidden turn: the card updates, the chat shows nothing of it.
+    server.enqueue({ toolCalls: [{ name: "progress_card", arguments: { plan, markdown: "Re-checked against the work." } }] }, { text: "Card refreshed quietly." });
+    await card.getByTestId("progress-card-refresh").click();
+    await page.locator('[data-testid="progress-card"][data-revision="3"]').waitFor(WAIT);
+    expect(await card.locator(".note").textContent()).toContain("Re-checked against the work.");
+    expect((await card.getByTestId("progress-card-refresh").textContent())?.trim()).toBe("Refresh task progress");
+    expect(await page.locator(".msg", { hasText: "Card refreshed quietly." }).count()).toBe(0);
+    expect(await page.locator(".msg", { hasText: "[Progress card refresh]" }).count()).toBe(0);
     await operator.request("progressCard.put", { sessionKey });
     await card.waitFor({ state: "detached", ...WAIT });
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();

@@ -1,10 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { Type } from "@sinclair/typebox";
+import { LRUCache } from "lru-cache";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { checkProgressCardInput, PROGRESS_CARD_LIMITS, ProgressCardRefusal, type ProgressCard, type ProgressCardStore } from "../../sessions/progress-card/index.js";
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
 import type { MethodRegistry } from "./registry.js";
 import { ownedSession } from "./owned-session.js";
+
+/** Idempotency keys of refreshes remembered (in memory: a refresh does not outlive a restart). */
+const REFRESH_KEYS_KEPT = 1_024;
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
 const Step = Type.Object(
@@ -15,8 +20,9 @@ const Step = Type.Object(
 /**
  * `progressCard.get` / `progressCard.put` (docs/protocol.md): a session's progress card, read and
  * replaced by clients under the same rules as the progress_card tool; every stored write is a
- * `progressCard.changed` event (the store's onChanged). `progressCard.refresh` (asking the agent
- * to reconcile its card) is answered as not supported.
+ * `progressCard.changed` event (the store's onChanged). `progressCard.refresh` asks the agent to
+ * reconcile the card in a hidden status-only turn and answers at once with that run's id and the
+ * card's revision at the time (the baseline a client waits to see exceeded).
  */
 export function registerProgressCardMethods(registry: MethodRegistry, conversations: ConversationPort, cards: ProgressCardStore): void {
   const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => ownedSession(runtime.config(), conversations, sessionKey, agentId);
@@ -67,14 +73,24 @@ export function registerProgressCardMethods(registry: MethodRegistry, conversati
     },
   });
 
+  // Refreshes by idempotency key: a retry gets the first answer (its run and revision baseline) and starts nothing.
+  const refreshes = new LRUCache<string, { sessionKey: string; runId: string; revision: number }>({ max: REFRESH_KEYS_KEPT });
   registry.register({
     name: "progressCard.refresh",
     scope: "operator.write",
     params: Type.Object({ sessionKey: NonEmpty, agentId: Type.Optional(NonEmpty), idempotencyKey: NonEmpty }, { additionalProperties: false }),
-    handler: () => {
-      throw invalidRequest(
-        "not supported: progressCard.refresh (this gateway does not ask the agent to reconcile its card; send the agent a message asking it to update the card)",
-      );
+    handler: (params, { runtime }) => {
+      const { sessionKey, agentId } = sessionOf(runtime, params.sessionKey, params.agentId);
+      const earlier = refreshes.get(params.idempotencyKey);
+      if (earlier) {
+        if (earlier.sessionKey !== sessionKey) throw invalidRequest(`idempotencyKey ${params.idempotencyKey} was already used to refresh another session's card; send a new key`);
+        return { runId: earlier.runId, status: "accepted", revision: earlier.revision };
+      }
+      const card = cards.read(sessionKey);
+      if (!card) throw invalidRequest(`no progress card to refresh: ${sessionKey} has none (the agent publishes one with progress_card during multi-step work)`);
+      const runId = conversations.refreshProgressCard(sessionKey, agentId, `progress-refresh:${randomUUID()}`);
+      refreshes.set(params.idempotencyKey, { sessionKey, runId, revision: card.revision });
+      return { runId, status: "accepted", revision: card.revision };
     },
   });
 }

@@ -13,6 +13,9 @@ interface ProgressCard {
   steps?: { step: string; status: "pending" | "in_progress" | "completed" }[];
 }
 
+/** How long a refresh may take before the panel offers to retry: the gateway's two-minute cut-off and a margin. */
+const REFRESH_WAIT_MS = 130_000;
+
 const STATUS_MARK = { completed: "✓", in_progress: "▶", pending: "○" } as const;
 const STATUS_TEXT = { completed: "done", in_progress: "in progress", pending: "pending" } as const;
 
@@ -21,7 +24,8 @@ const STATUS_TEXT = { completed: "done", in_progress: "in progress", pending: "p
  * with each step's status and its Markdown note through the transcript's sanitizing renderer.
  * Read with `progressCard.get` when the session or the link changes and again on every
  * `progressCard.changed` for this session (the event is a hint; the read is the card). A failed
- * read keeps the card last shown.
+ * read keeps the card last shown. "Refresh task progress" asks the agent to bring the card up to
+ * date; the button stays busy until a newer card is read.
  */
 export class ProgressCardPanel extends LitElement {
   static properties = {
@@ -30,6 +34,7 @@ export class ProgressCardPanel extends LitElement {
     generation: { type: Number },
     card: { state: true },
     problem: { state: true },
+    refreshing: { state: true },
   };
   declare client: GatewayClient | undefined;
   declare sessionKey: string;
@@ -37,7 +42,10 @@ export class ProgressCardPanel extends LitElement {
   declare generation: number;
   declare card: ProgressCard | null;
   declare problem: string | undefined;
+  /** A refresh asked for and not yet seen: its key (a retry sends the same one) and the revision it must exceed. */
+  declare refreshing: { key: string; baseline: number; state: "pending" | "failed" } | undefined;
   private readonly events = new ClientEvents((event, payload) => this.onEvent(event, payload as { sessionKey?: string }));
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Reads in flight are numbered: only the newest one's answer is shown. */
   private reads = 0;
 
@@ -54,13 +62,17 @@ export class ProgressCardPanel extends LitElement {
 
   disconnectedCallback(): void {
     super.disconnectedCallback();
+    clearTimeout(this.refreshTimer);
     this.events.release();
   }
 
   protected updated(changed: PropertyValues): void {
     if (!this.client?.hello || !(changed.has("client") || changed.has("sessionKey") || changed.has("generation"))) return;
     this.events.follow(this.client);
-    if (changed.has("sessionKey") && this.card && this.card.sessionKey !== this.sessionKey) this.card = null;
+    if (changed.has("sessionKey") && this.card && this.card.sessionKey !== this.sessionKey) {
+      this.card = null;
+      this.refreshing = undefined;
+    }
     void this.load();
   }
 
@@ -78,9 +90,47 @@ export class ProgressCardPanel extends LitElement {
       if (read !== this.reads || key !== this.sessionKey) return;
       this.card = res.card;
       this.problem = undefined;
+      // A refresh is confirmed by a newer saved card, not by its request's answer.
+      if (this.refreshing && (!res.card || res.card.revision > this.refreshing.baseline)) this.refreshing = undefined;
     } catch (err) {
       if (read === this.reads) this.problem = `progressCard.get failed: ${(err as Error).message}`;
     }
+  }
+
+  /**
+   * Asks the agent to reconcile the card (`progressCard.refresh`, no chat message). The card last
+   * shown stays until a newer one is saved; a failed request keeps its key so a retry is the same
+   * request.
+   */
+  private async refresh(): Promise<void> {
+    const card = this.card;
+    if (!this.client || !card) return;
+    const key = this.refreshing?.key ?? crypto.randomUUID();
+    this.refreshing = { key, baseline: this.refreshing?.baseline ?? card.revision, state: "pending" };
+    try {
+      const res = await this.client.request<{ revision: number }>("progressCard.refresh", { sessionKey: this.sessionKey, idempotencyKey: key });
+      if (this.refreshing?.key !== key) return;
+      this.refreshing = { key, baseline: res.revision, state: "pending" };
+      this.problem = undefined;
+      // The agent's status turn is cut off after two minutes; past that, no newer card is coming.
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => {
+        if (this.refreshing?.key !== key) return;
+        this.refreshing = { ...this.refreshing, state: "failed" };
+        this.problem = "The agent has not updated the card yet; retry to ask again.";
+      }, REFRESH_WAIT_MS);
+    } catch (err) {
+      if (this.refreshing?.key === key) this.refreshing = { ...this.refreshing, state: "failed" };
+      this.problem = `progressCard.refresh failed: ${(err as Error).message}`;
+    }
+  }
+
+  private renderRefresh() {
+    if (!this.client?.has("progressCard.refresh")) return nothing;
+    const pending = this.refreshing?.state === "pending";
+    return html`<button type="button" class="refresh" data-testid="progress-card-refresh" ?disabled=${pending} aria-busy=${pending ? "true" : "false"} @click=${() => void this.refresh()}>
+      ${pending ? "Refreshing…" : this.refreshing?.state === "failed" ? "Retry refresh" : "Refresh task progress"}
+    </button>`;
   }
 
   protected render() {
@@ -94,6 +144,7 @@ export class ProgressCardPanel extends LitElement {
         <strong>Task progress</strong>
         ${steps.length > 0 ? html`<span class="count">${done}/${steps.length} done</span>` : nothing}
         <time datetime=${new Date(card.updatedAt).toISOString()}>updated ${new Date(card.updatedAt).toLocaleTimeString()}</time>
+        ${this.renderRefresh()}
       </header>
       ${note?.bar ? html`<label class="bar">${note.bar.label}<progress value=${note.bar.value} max=${note.bar.max} aria-label=${note.bar.label}></progress></label>` : nothing}
       ${
