@@ -29,10 +29,14 @@ export function displayPage(
   return { messages: rows, hasMore: start > 0 };
 }
 
-/** Whether chat surfaces show the message: user, assistant and toolResult, not a `NO_REPLY` answer. */
+/**
+ * Whether chat surfaces show the message: user, assistant and toolResult, not a `NO_REPLY`
+ * answer, nor input marked `display: false` (a goal resume's continue instruction).
+ */
 export function isShown(message: TranscriptMessage): boolean {
   const m = message as Record<string, unknown>;
   if (m.role !== "user" && m.role !== "assistant" && m.role !== "toolResult") return false;
+  if (m.display === false) return false;
   return !(m.role === "assistant" && isSilent(m.content));
 }
 

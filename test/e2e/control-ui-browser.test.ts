@@ -263,13 +263,15 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     await context.close();
   });
 
-  it("the session's goal shows as a pill above the composer, its text inert, and follows its changes; Pause and Clear control it", async () => {
+  it("the session's goal shows as a pill above the composer, its text inert, and follows its changes; Pause, Resume (its continuation's reply shows) and Clear control it", async () => {
     server.enqueue({ text: "On it." });
     const { context, page, problems, sessionKey } = await openNewSession();
     // /goal with any other text starts a goal; the agent is handed the objective.
     await sendInChat(page, "/goal Ship the <img src=x onerror=\"window.__xss='goal'\"> release");
     const pill = page.getByTestId("goal-pill");
     await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
+    // The start's turn ends before a resume: a resume is refused while the session is busy.
+    await page.locator(".msg.assistant:not(.live)", { hasText: "On it." }).waitFor(WAIT);
     expect(await pill.locator(".label").textContent()).toBe("Pursuing goal");
     expect(await pill.getByTestId("goal-objective").textContent()).toBe(`Ship the <img src=x onerror="window.__xss='goal'"> release`);
     expect(await pill.locator("img").count()).toBe(0);
@@ -281,7 +283,9 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     const row = (await operator.request("sessions.describe", { key: sessionKey })).payload.session;
     expect(row.goal.status).toBe("paused");
 
-    // Another client's change reaches the open page through sessions.changed.
+    // Another client's change reaches the open page through sessions.changed; its continuation
+    // turn's reply shows in the chat as any run's does.
+    server.enqueue({ text: "Back at it from the operator." });
     const resumed = await operator.request("sessions.goal.update", {
       sessionKey,
       goalId: row.goal.id,
@@ -291,10 +295,24 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
       note: "back at it",
     });
     expect(resumed.ok, JSON.stringify(resumed.error)).toBe(true);
+    expect(resumed.payload).toMatchObject({ status: "started", runId: "browser-resume" });
     await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
+    await page.locator(".msg.assistant:not(.live)", { hasText: "Back at it from the operator." }).waitFor(WAIT);
     await pill.locator("button[aria-expanded]").click();
     expect(await pill.getByTestId("goal-details").textContent()).toContain("Note: back at it");
     expect(await pill.getByTestId("goal-elapsed").textContent()).toMatch(/^\d+s$/);
+
+    // The pill's Resume starts the continuation too: the reply appears, the continue instruction does not.
+    await pill.locator("button", { hasText: "Pause" }).click();
+    await page.locator('[data-testid="goal-pill"][data-status="paused"]').waitFor(WAIT);
+    server.enqueue({ text: "Resumed from the pill." });
+    await pill.locator("button", { hasText: "Resume" }).click();
+    await page.locator('[data-testid="goal-pill"][data-status="active"]').waitFor(WAIT);
+    await page.locator(".msg.assistant:not(.live)", { hasText: "Resumed from the pill." }).waitFor(WAIT);
+    const userTexts = await page.locator(".msg.user").allTextContents();
+    expect(userTexts).toHaveLength(1);
+    expect(userTexts.join("")).not.toContain("Continue pursuing");
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "goal-pill-resumed.png") });
 
     // Edit changes the objective only; the goal stays active.
     await pill.getByRole("button", { name: "Edit goal" }).click();

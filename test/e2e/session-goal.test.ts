@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
-import { askAndWait } from "../helpers/chat-session.js";
+import { askAndWait, eventually } from "../helpers/chat-session.js";
 import type { GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, isSubagentRequest, lastMessageOf, lastToolResultOf, lastUserTextOf, toolNamesOf } from "../helpers/model-request.js";
 import { makeAgentState, readIndex, removeFastTempDirs, startOn, waitUntil } from "../helpers/reliability.js";
@@ -12,7 +12,8 @@ import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.
  * through get_goal / create_goal / update_goal, the next request carries the result and the
  * active-goal line, clients read it on session rows and hear sessions.changed (reason goal),
  * invalid calls change nothing, `/goal …` works over the chat path, sessions.goal.update/clear
- * apply once per operation id, the goal survives a kill -9, a token budget limits it, /reset and
+ * apply once per operation id (a resume starts the continuation turn, refused while the session
+ * is busy), the goal survives a kill -9, a token budget limits it, /reset and
  * delete end it, and the tool policy removes the tools.
  */
 const TOKEN = "session-goal-token";
@@ -28,6 +29,9 @@ const CALLS: Record<string, { name: string; arguments: Record<string, unknown> }
   "we are done": { name: "update_goal", arguments: { status: "complete", note: "verified" } },
   "budgeted goal": { name: "create_goal", arguments: { objective: "Small job", token_budget: 50 } },
 };
+
+/** While set, the model holds its answer to "hold on" midway until this settles (a run under way). */
+let holdRun: Promise<void> | undefined;
 
 let model: FakeModelServer;
 let stateDir: string;
@@ -52,6 +56,7 @@ beforeAll(async () => {
     const last = lastMessageOf(req);
     if (last.role === "tool") return { text: "ok" };
     if (last.role === "user" && last.text === "spawn a helper") return { toolCalls: [{ name: "sessions_spawn", arguments: { task: "Help out." } }] };
+    if (last.role === "user" && userWords(last.text) === "hold on") return { text: "held", ...(holdRun ? { holdMidway: holdRun } : {}) };
     const call = CALLS[userWords(last.text)];
     return call ? { toolCalls: [call] } : { text: "ok" };
   });
@@ -167,8 +172,75 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     const tooLong = await sock.request("sessions.goal.update", operation(goal.id, { action: "edit", objective: "x".repeat(16_001) }));
     expect(tooLong.ok).toBe(false);
     expect((await goalOf()).lastStatusNote).toBe("lunch");
-    const resume = await sock.request("sessions.goal.update", operation(goal.id, { action: "resume" }));
-    expect(resume.payload.goal.status).toBe("active");
+  });
+
+  it("sessions.goal.update resume starts the goal's continuation turn: the receipt names its run, the model gets the continue instruction, chats do not show it, a replay starts nothing", async () => {
+    const goal = await goalOf();
+    expect(goal.status).toBe("paused");
+    const before = chatRequests(model.requests).length;
+    const op = operation(goal.id, { action: "resume", note: "after lunch" });
+    const changed = waitGoalChanged((g) => g?.status === "active");
+    const final = sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === op.operationId && f.payload.state === "final", 15_000);
+    const res = await sock.request("sessions.goal.update", op);
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(res.payload).toEqual({
+      operationId: op.operationId,
+      action: "resume",
+      sessionId: expect.any(String),
+      goalId: goal.id,
+      status: "started",
+      runId: op.operationId,
+      goal: expect.objectContaining({ id: goal.id, status: "active", lastStatusNote: "after lunch" }),
+    });
+    await changed;
+    expect((await final).payload.sessionKey).toBe(SESSION);
+    const continued = chatRequests(model.requests).slice(before);
+    expect(continued).toHaveLength(1);
+    expect(lastUserTextOf(continued[0]!)).toMatch(/^Active goal: Get CI green, push, update docs — .*\n\nContinue pursuing the current goal\. Note: after lunch$/s);
+
+    // The same operation again answers the first receipt and starts no second turn: the next
+    // message's turn is the only model call after the continuation's.
+    const replay = await sock.request("sessions.goal.update", op);
+    expect(replay.payload).toEqual({ ...res.payload, replayed: true });
+    await ask("hello after the resume");
+    const after = chatRequests(model.requests).slice(before);
+    expect(after.map((r) => userWords(lastUserTextOf(r)))).toEqual(["Continue pursuing the current goal. Note: after lunch", "hello after the resume"]);
+
+    // The continue instruction is the agent's input, not a person's message: the chat shows the reply only.
+    const history = (await sock.request("chat.history", { sessionKey: SESSION, limit: 1000 })).payload.messages;
+    expect(JSON.stringify(history)).not.toContain("Note: after lunch");
+    expect(history.slice(-4).map((m: any) => [m.role, m.content[0].text])).toEqual([
+      ["assistant", "ok"],
+      ["assistant", "ok"],
+      ["user", "hello after the resume"],
+      ["assistant", "ok"],
+    ]);
+  });
+
+  it("a resume while the session has a run under way is refused as busy and changes nothing; the same request succeeds once it is idle", async () => {
+    const goal = await goalOf();
+    const paused = await sock.request("sessions.goal.update", operation(goal.id, { action: "pause" }));
+    expect(paused.payload.goal.status).toBe("paused");
+    let release!: () => void;
+    holdRun = new Promise<void>((resolve) => (release = resolve));
+    const heldKey = randomUUID();
+    const before = chatRequests(model.requests).length;
+    expect((await sock.request("chat.send", { sessionKey: SESSION, message: "hold on", idempotencyKey: heldKey })).ok).toBe(true);
+    await waitUntil(() => chatRequests(model.requests).length > before, 15_000, "the held run's model call");
+    const op = operation(goal.id, { action: "resume" });
+    const busy = await sock.request("sessions.goal.update", op);
+    expect(busy.error).toMatchObject({ code: "UNAVAILABLE", retryable: true, details: { reason: "goal-session-busy" } });
+    expect(busy.error.message).toMatch(/^goal not changed: this session still has active or queued work/);
+    expect((await goalOf()).status).toBe("paused");
+    const heldFinal = sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === heldKey && f.payload.state === "final", 15_000);
+    release();
+    holdRun = undefined;
+    await heldFinal;
+    await eventually(async () => expect((await sock.request("chat.history", { sessionKey: SESSION, limit: 1 })).payload.sessionInfo.hasActiveRun).toBe(false), 10_000);
+    const final = sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === op.operationId && f.payload.state === "final", 15_000);
+    const retried = await sock.request("sessions.goal.update", op);
+    expect(retried.payload).toMatchObject({ status: "started", runId: op.operationId, goal: { status: "active" } });
+    await final;
   });
 
   it("survives a kill -9 and a restart on the same state dir", async () => {
@@ -176,7 +248,11 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     sock.close();
     await gw.stop("SIGKILL");
     await startGateway();
-    expect(await goalOf()).toEqual(before);
+    // The goal's fields are as answered; its token count follows the session's usage counters,
+    // which the last turn may have left in memory only.
+    const after = await goalOf();
+    expect({ ...after, tokensUsed: 0 }).toEqual({ ...before, tokensUsed: 0 });
+    expect(after.tokensUsed).toBeLessThanOrEqual(before.tokensUsed);
     expect(readIndex(stateDir)[SESSION].goal.id).toBe(before.id);
   });
 

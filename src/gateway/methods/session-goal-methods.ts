@@ -4,6 +4,7 @@ import { checkGoalNote, checkGoalObjective, GoalRefusal, GoalTransitionError, ty
 import { invalidRequest } from "../protocol/errors.js";
 import type { GatewayRuntime } from "../runtime.js";
 import type { MethodRegistry } from "./registry.js";
+import { resumeGoalWithTurn } from "./goal-resume-turn.js";
 import { ownedSession } from "./owned-session.js";
 
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
@@ -33,7 +34,8 @@ const UpdateParams = Type.Union([
 /**
  * `sessions.goal.update` / `sessions.goal.clear` (docs/protocol.md): an operator client's goal
  * controls, each aimed at the goal it showed (`goalId`) and kept by `operationId` so a retry is
- * answered rather than repeated (GoalStore.operate). Clients read the goal on session rows and
+ * answered rather than repeated (GoalStore.operate). A resume also starts the goal's continuation
+ * turn (resumeGoalWithTurn). Clients read the goal on session rows and
  * hear its changes as `sessions.changed` (reason `goal`).
  */
 export function registerSessionGoalMethods(registry: MethodRegistry, conversations: ConversationPort, goals: GoalStore): void {
@@ -41,6 +43,7 @@ export function registerSessionGoalMethods(registry: MethodRegistry, conversatio
   const operate = async (runtime: GatewayRuntime, params: { sessionKey: string; agentId?: string }, op: GoalOperation) => {
     const target = sessionOf(runtime, params.sessionKey, params.agentId);
     try {
+      if (op.action === "resume") return await resumeGoalWithTurn({ conversations, goals, runtime }, target, op);
       return await goals.operate(target, op);
     } catch (err) {
       if (err instanceof GoalRefusal || err instanceof GoalTransitionError) throw invalidRequest(`goal not changed: ${err.message}`);

@@ -10,17 +10,31 @@ export type GoalOperation = {
   goalId: string;
   /** Pins the session generation: refused once the session was reset. */
   sessionId?: string;
-} & ({ action: "edit"; objective: string } | { action: "pause" | "resume" | "complete" | "block"; note?: string } | { action: "clear" });
+} & ({ action: "edit"; objective: string } | { action: "resume"; note?: string } | { action: "pause" | "complete" | "block"; note?: string } | { action: "clear" });
 
-/** What an operation answered; a retry of the same operation gets it again with `replayed: true`. */
+/**
+ * What an operation answered; a retry of the same operation gets it again with `replayed: true`.
+ * A resume that started the goal's continuation turn is `started` and names that turn's `runId`.
+ */
 export interface GoalOperationResult {
   operationId: string;
   action: GoalOperation["action"];
   sessionId: string;
   goalId: string;
-  status: "updated" | "cleared";
+  status: "updated" | "cleared" | "started";
   goal?: SessionGoal;
+  runId?: string;
   replayed?: true;
+}
+
+/**
+ * How an operation that starts a turn is admitted: `runId` is the turn it will start (kept in the
+ * receipt), `admit` refuses it by throwing (a busy session) after a replay was answered and
+ * before anything is written.
+ */
+export interface GoalOperationAdmission {
+  runId: string;
+  admit: () => void;
 }
 
 /** A kept answer: the request it answered (to refuse the id's reuse for another) and when it expires. */

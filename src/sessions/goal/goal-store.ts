@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { SessionEntry, SessionStore } from "../store/index.js";
-import { GOAL_OPERATION_RULES, liveReceipts, operationFingerprint, operationTimeProblem, type GoalOperation, type GoalOperationResult } from "./goal-operations.js";
+import {
+  GOAL_OPERATION_RULES,
+  liveReceipts,
+  operationFingerprint,
+  operationTimeProblem,
+  type GoalOperation,
+  type GoalOperationAdmission,
+  type GoalOperationResult,
+} from "./goal-operations.js";
 import { accountedGoal, createdGoal, goalWithObjective, goalWithStatus, GoalTransitionError, type SessionGoal, type SessionGoalStatus } from "./session-goal.js";
 
 const OPERATION_STATUS = { pause: "paused", resume: "active", complete: "complete", block: "blocked" } as const;
@@ -80,8 +88,10 @@ export class GoalStore {
    * did (`replayed: true`) without changing anything; the same id with another request, an
    * expired or future-dated one, a session reset since (`sessionId`), a goal other than the one
    * named, or a session at its receipt limit are refused. The receipt is stored with the change.
+   * With `starts`, the operation starts a turn: `starts.admit` may refuse it before anything is
+   * written, and the receipt says `started` with the turn's `runId`.
    */
-  async operate(target: Omit<GoalTarget, "goalId">, op: GoalOperation): Promise<GoalOperationResult> {
+  async operate(target: Omit<GoalTarget, "goalId">, op: GoalOperation, starts?: GoalOperationAdmission): Promise<GoalOperationResult> {
     const now = this.now();
     const timeProblem = operationTimeProblem(op.issuedAtMs, now);
     if (timeProblem) throw new GoalRefusal(timeProblem);
@@ -96,13 +106,15 @@ export class GoalStore {
       throw new GoalRefusal("too many recent goal operations; wait for older ones to expire before trying again");
     const current = this.entryFor({ ...target, goalId: op.goalId }, true);
     const goal = operationGoal(current, op, now);
+    starts?.admit();
     const result: GoalOperationResult = {
       operationId: op.operationId,
       action: op.action,
       sessionId: entry.sessionId,
       goalId: op.goalId,
-      status: goal ? "updated" : "cleared",
+      status: starts ? "started" : goal ? "updated" : "cleared",
       ...(goal ? { goal } : {}),
+      ...(starts ? { runId: starts.runId } : {}),
     };
     receipts[op.operationId] = { fingerprint, expiresAt: op.issuedAtMs + GOAL_OPERATION_RULES.validMs, result };
     this.deps.sessions.patch(target.sessionKey, { goal, goalOperations: receipts }, { durable: true });

@@ -15,6 +15,7 @@ export { checkGoalNote, checkGoalObjective, checkGoalTokenBudget, GOAL_LIMITS, t
 export {
   GOAL_OPERATION_RULES,
   type GoalOperation,
+  type GoalOperationAdmission,
   type GoalOperationReceipt,
   type GoalOperationResult,
 } from "./goal-operations.js";

@@ -12,7 +12,7 @@ function recorder() {
 }
 
 describe("SessionMessageEvents", () => {
-  it("sends each shown message to the session's followers only, NO_REPLY and system lines left out", () => {
+  it("sends each shown message to the session's followers only, NO_REPLY, system lines and input marked display: false left out", () => {
     const { sent, events } = recorder();
     events.subscribe("a", "agent:main:one");
     events.subscribe("b", "agent:main:one");
@@ -24,6 +24,7 @@ describe("SessionMessageEvents", () => {
         { id: "e2", message: assistant("NO_REPLY") },
         { id: "e3", message: { role: "system", content: "x" } as unknown as TranscriptMessage },
         { id: "e4", message: assistant("hello") },
+        { id: "e5", message: { ...user("Continue pursuing the current goal."), display: false } as TranscriptMessage },
       ],
       "run-1",
     );

@@ -79,4 +79,30 @@ describe("GoalStore", () => {
     // A reset drops the kept answers with the goal: the old generation's operation is refused, not replayed.
     await expect(goals.operate(target, op)).rejects.toThrow("session changed; refresh before changing its goal");
   });
+
+  it("an operation that starts a turn: admit may refuse it before anything is written; its receipt says started with the run id, and a replay is not admitted again", async () => {
+    const { sessions, goals, changes } = setup();
+    sessions.ensure(KEY);
+    await goals.create(target, { objective: "ship" });
+    await goals.setStatus(target, "paused", "lunch");
+    const op = { operationId: "run-1", issuedAtMs: 1_000, goalId: "g1", action: "resume" as const };
+    const busy = new Error("busy");
+    await expect(
+      goals.operate(target, op, {
+        runId: "run-1",
+        admit: () => {
+          throw busy;
+        },
+      }),
+    ).rejects.toBe(busy);
+    expect(goals.read(KEY)?.status).toBe("paused");
+    expect(sessions.peek(KEY)?.goalOperations).toBeUndefined();
+    let admitted = 0;
+    const starts = { runId: "run-1", admit: () => void admitted++ };
+    const first = await goals.operate(target, op, starts);
+    expect(first).toMatchObject({ operationId: "run-1", action: "resume", goalId: "g1", status: "started", runId: "run-1", goal: { status: "active" } });
+    expect(await goals.operate(target, op, starts)).toEqual({ ...first, replayed: true });
+    expect(admitted).toBe(1);
+    expect(changes.map(([, g]) => g?.status)).toEqual(["active", "paused", "active"]);
+  });
 });

@@ -24,7 +24,8 @@ interface SessionGoal {
  * label (the status note on hover or focus), the objective cut to one line, tokens, the elapsed
  * time (live while pursued), and Edit (the objective only), Pause/Resume and Clear, which send
  * `sessions.goal.update` / `sessions.goal.clear` aimed at the goal shown (a replaced goal refuses
- * a stale button). The chevron opens the full objective,
+ * a stale button; Resume also starts the goal's continuation turn, whose reply the chat shows as
+ * any run's, and a busy session's refusal shows here). The chevron opens the full objective,
  * the last status note and the tokens. Read from the
  * session's row (`sessions.describe`) when the session or the link changes, and taken from every
  * `sessions.changed` for the session (each carries its goal). All text is bound as text, never as HTML.
