@@ -14,7 +14,7 @@ import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.
  * invalid calls change nothing, `/goal …` works over the chat path, sessions.goal.update/clear
  * apply once per operation id (a resume starts the continuation turn, refused while the session
  * is busy), the goal survives a kill -9, a token budget limits it, /reset and
- * delete end it, and the tool policy removes the tools.
+ * delete end it, the tool policy removes the tools, and a provider's billing failure pauses it.
  */
 const TOKEN = "session-goal-token";
 const SESSION = "agent:main:work";
@@ -327,6 +327,29 @@ describe("tools.deny", { timeout: 60_000 }, () => {
       denySock.close();
       await denyGw.stop("SIGKILL");
       await denyModel.close();
+    }
+  });
+});
+
+describe("a provider's quota or billing failure", { timeout: 60_000 }, () => {
+  it("pauses the goal with the error as its note, as any failed turn does (nothing here sets usage_limited, as in OpenClaw)", async () => {
+    const billingModel = await startFakeModelServer();
+    const billingState = makeAgentState(billingModel);
+    const billingGw = await startOn(billingState, TOKEN);
+    const billingSock = (await openOperator(billingGw.url, TOKEN)).sock;
+    try {
+      billingModel.setResponder(() => ({ status: 402 }));
+      const key = randomUUID();
+      expect((await billingSock.request("chat.send", { sessionKey: SESSION, message: "/goal start Ship the release", idempotencyKey: key })).ok).toBe(true);
+      const ended = await billingSock.waitFor((f) => f.event === "chat" && f.payload.runId === key && ["final", "error"].includes(f.payload.state), 15_000);
+      expect(ended.payload.state).toBe("error");
+      const goal = (await billingSock.request("sessions.describe", { key: SESSION })).payload.session.goal;
+      expect(goal).toMatchObject({ objective: "Ship the release", status: "paused" });
+      expect(goal.lastStatusNote).toMatch(/^HTTP 402: /);
+    } finally {
+      billingSock.close();
+      await billingGw.stop("SIGKILL");
+      await billingModel.close();
     }
   });
 });

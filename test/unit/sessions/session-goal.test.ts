@@ -54,6 +54,13 @@ describe("session goal transitions", () => {
     expect(() => goalWithStatus(undefined, "paused", undefined, 0, 1)).toThrow("goal not found");
   });
 
+  it("resuming a usage-limited goal (one kept from elsewhere: nothing here sets it) makes it active with a fresh window", () => {
+    const limited = goal({ status: "usage_limited", usageLimitedAt: 4, tokensUsed: 30 });
+    const resumed = goalWithStatus(limited, "active", undefined, 180, 6);
+    expect(resumed).toMatchObject({ status: "active", tokenStart: 180, tokensUsed: 0 });
+    expect(resumed.usageLimitedAt).toBeUndefined();
+  });
+
   it("editing keeps status and tokens", () => {
     expect(goalWithObjective(goal({ status: "paused" }), "reworded", 120, 3)).toMatchObject({ objective: "reworded", status: "paused", tokensUsed: 20 });
   });
