@@ -209,6 +209,9 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     // The continue instruction is the agent's input, not a person's message: the chat shows the reply only.
     const history = (await sock.request("chat.history", { sessionKey: SESSION, limit: 1000 })).payload.messages;
     expect(JSON.stringify(history)).not.toContain("Note: after lunch");
+    const preview = (await sock.request("sessions.preview", { keys: [SESSION], limit: 50 })).payload.previews[0];
+    expect(preview.items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(preview.items)).not.toContain("Note: after lunch");
     expect(history.slice(-4).map((m: any) => [m.role, m.content[0].text])).toEqual([
       ["assistant", "ok"],
       ["assistant", "ok"],

@@ -9,10 +9,10 @@ import { clip } from "./session-message-text.js";
 const NonEmpty = Type.String({ minLength: 1, maxLength: 512 });
 const PREVIEW_MAX_CHARS = 800;
 
-/** The text of a user or assistant message, for previews; undefined for anything else. */
+/** The text of a user or assistant message chats show, for previews; undefined for anything else (input marked `display: false`). */
 function messageText(message: TranscriptMessage): string | undefined {
-  const m = message as { role?: string; content?: unknown };
-  if (m.role !== "user" && m.role !== "assistant") return undefined;
+  const m = message as { role?: string; content?: unknown; display?: unknown };
+  if ((m.role !== "user" && m.role !== "assistant") || m.display === false) return undefined;
   if (typeof m.content === "string") return m.content.trim() || undefined;
   if (!Array.isArray(m.content)) return undefined;
   const text = m.content
