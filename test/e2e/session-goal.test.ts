@@ -220,7 +220,7 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     ]);
   });
 
-  it("a resume while the session has a run under way is refused as busy and changes nothing; the same request succeeds once it is idle", async () => {
+  it("a resume while the session has a run under way is refused as busy and changes nothing (so is one whose operationId names a chat run); the same request succeeds once it is idle", async () => {
     const goal = await goalOf();
     const paused = await sock.request("sessions.goal.update", operation(goal.id, { action: "pause" }));
     expect(paused.payload.goal.status).toBe("paused");
@@ -239,6 +239,10 @@ describe("session goals in a gateway", { timeout: 120_000 }, () => {
     release();
     holdRun = undefined;
     await heldFinal;
+    // The continuation's run id is the operationId: one that already names a chat run is refused.
+    const reusedKey = await sock.request("sessions.goal.update", { ...operation(goal.id, { action: "resume" }), operationId: heldKey });
+    expect(reusedKey.error?.message).toBe("goal not changed: this operationId already names a chat run; use a new operationId");
+    expect((await goalOf()).status).toBe("paused");
     await eventually(async () => expect((await sock.request("chat.history", { sessionKey: SESSION, limit: 1 })).payload.sessionInfo.hasActiveRun).toBe(false), 10_000);
     const final = sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === op.operationId && f.payload.state === "final", 15_000);
     const retried = await sock.request("sessions.goal.update", op);
