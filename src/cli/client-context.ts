@@ -17,6 +17,8 @@ export interface ClientFlags {
   json?: boolean;
   /** Capabilities to announce (`tool-events` to receive tool events). */
   caps?: string[];
+  /** `--tls-fingerprint`: the SHA-256 fingerprint the gateway's certificate must have, over any pin the config gives. */
+  tlsFingerprint?: string;
 }
 
 /**
@@ -24,9 +26,30 @@ export interface ClientFlags {
  * `gateway.mode` is `remote` → the running gateway's lock (its real port) → config → defaults.
  * With --url, no config or env credentials are used. A local gateway with `gateway.tls` is reached
  * at `wss://`, pinned to its certificate file's fingerprint; a remote one is pinned to
- * `gateway.remote.tlsFingerprint` when set (else its certificate must verify against the CAs).
+ * `gateway.remote.tlsFingerprint` when set (else its certificate must verify against the CAs);
+ * `--tls-fingerprint` pins any `wss://` target to the fingerprint given.
  */
+/** Where a client command connects: the address, its kind (`url` when --url named it), credentials, handshake limit and TLS pin. */
+export type ClientTarget = ReturnType<typeof resolveClientTarget>;
+
 export function resolveClientTarget(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env) {
+  const target = resolveConfiguredTarget(flags, env);
+  const pin = explicitTlsPin(flags.tlsFingerprint);
+  return pin ? { ...target, tlsFingerprint: pin } : target;
+}
+
+function explicitTlsPin(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const pin = normalizeTlsFingerprint(value);
+  if (!pin) {
+    throw new CliError(
+      `--tls-fingerprint: expected the certificate's SHA-256 fingerprint, 64 hex digits or 32 colon-separated pairs (optionally prefixed sha256:), got "${value.slice(0, 120)}"`,
+    );
+  }
+  return pin;
+}
+
+function resolveConfiguredTarget(flags: ClientFlags, env: NodeJS.ProcessEnv) {
   const stateDir = resolveStateDir(env);
   const loaded = clientConfig(stateDir, env);
   const timeoutMs = parseTimeoutSeconds(flags.timeout, 10);

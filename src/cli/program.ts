@@ -128,6 +128,7 @@ program
   .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
   .option("--token <token>", "gateway token")
   .option("--password <password>", "gateway password")
+  .option("--tls-fingerprint <sha256>", "expected SHA-256 fingerprint of a wss:// gateway's certificate")
   .option("--session <key>", "session key (default: main; a bare key is the default agent's)")
   .option("--deliver", "also deliver the replies to the session's chat channel")
   .option("--history-limit <n>", "history messages to load (default 200)")
@@ -135,6 +136,20 @@ program
   .action(async (opts) => {
     const { tuiCommand } = await import("./tui-command.js");
     process.exit(await tuiCommand(opts));
+  });
+
+// `openclaw resume`: the TUI on a recent gateway session (docs/cli.md#openclaw-resume).
+program
+  .command("resume [query]")
+  .description("open the TUI on a recent gateway session (picker, key/name/label query, or a Control UI handoff)")
+  .option("--handoff <payload>", "session key and gateway URL copied from OpenClaw's Control UI")
+  .option("--url <url>", "gateway WebSocket URL (default: ws://127.0.0.1:<port>)")
+  .option("--token <token>", "gateway token")
+  .option("--password <password>", "gateway password")
+  .option("--tls-fingerprint <sha256>", "expected SHA-256 fingerprint of a wss:// gateway's certificate")
+  .action(async (query, opts) => {
+    const { resumeCommand } = await import("./resume-command.js");
+    process.exit(await resumeCommand(query, opts));
   });
 
 for (const alias of ["chat", "terminal"]) {

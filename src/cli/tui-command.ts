@@ -1,6 +1,6 @@
 import { cliConnectOptions, GatewayClientError } from "../gateway/client.js";
 import { packageVersion } from "../infra/version.js";
-import { resolveClientTarget } from "./client-context.js";
+import { type ClientTarget, resolveClientTarget } from "./client-context.js";
 import { CliError } from "./output.js";
 import { openclawCommand } from "./root-options.js";
 import { GatewayConnection } from "./tui/connection.js";
@@ -12,6 +12,7 @@ export interface TuiFlags {
   url?: string;
   token?: string;
   password?: string;
+  tlsFingerprint?: string;
   session?: string;
   deliver?: boolean;
   local?: boolean;
@@ -28,9 +29,35 @@ const EXIT_NOT_SUPPORTED = 2;
  */
 export async function tuiCommand(flags: TuiFlags): Promise<number> {
   if (flags.local) throw localModeRefusal("openclaw tui --local");
-  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new CliError("openclaw tui needs a terminal (stdin and stdout a TTY); use `openclaw agent -m <text>` from a script");
+  if (!hasTerminal()) throw new CliError("openclaw tui needs a terminal (stdin and stdout a TTY); use `openclaw agent -m <text>` from a script");
   const historyLimit = parseHistoryLimit(flags.historyLimit);
-  const target = resolveClientTarget({ url: flags.url, token: flags.token, password: flags.password });
+  const target = resolveClientTarget({ url: flags.url, token: flags.token, password: flags.password, tlsFingerprint: flags.tlsFingerprint });
+  const gateway = await connectTuiGateway(target, connectHints(Boolean(flags.url)));
+  // The session: --session (a bare key is the default agent's), else the default agent's main session.
+  const sessionKey = expandSessionKey(flags.session?.trim() || gateway.mainKey, gateway.defaultAgent);
+  return runTui(gateway, { sessionKey, deliver: flags.deliver === true, historyLimit });
+}
+
+/** The TUI and the resume picker draw on stdout and read raw keys from stdin: both must be a terminal. */
+export function hasTerminal(): boolean {
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+}
+
+/** The TUI's open connection to a gateway, with the gateway's default agent and main session key. */
+export interface TuiGateway {
+  connection: GatewayConnection;
+  defaultAgent: string;
+  mainKey: string;
+  /** From now on the connection's events go to `app`. */
+  attach(app: TuiApp): void;
+}
+
+/**
+ * Opens the TUI's connection to `target` (as client `openclaw-tui` in `ui` mode, with tool
+ * events) and reads the gateway's agents. A refused or unreachable first connection is a
+ * CliError naming the address and the fix (`hints`).
+ */
+export async function connectTuiGateway(target: ClientTarget, hints: ConnectHints): Promise<TuiGateway> {
   const options = { ...cliConnectOptions(target, packageVersion(), ["tool-events"]), clientId: "openclaw-tui", mode: "ui" };
   let app: TuiApp | undefined;
   const connection = new GatewayConnection(options, {
@@ -42,33 +69,48 @@ export async function tuiCommand(flags: TuiFlags): Promise<number> {
     await connection.open();
   } catch (err) {
     connection.close();
-    throw connectFailure(err, target.url, Boolean(flags.url));
+    throw connectFailure(err, target.url, hints);
   }
-  // The session: --session (a bare key is the default agent's), else the default agent's main session.
   const agents = await connection.call<{ defaultId?: string; mainKey?: string }>("agents.list", {}).catch((err: Error) => {
     connection.close();
     throw err;
   });
-  const defaultAgent = agents.defaultId ?? "main";
-  const mainKey = agents.mainKey ?? "main";
-  const sessionKey = expandSessionKey(flags.session?.trim() || mainKey, defaultAgent);
-  app = new TuiApp({
+  return {
     connection,
-    agentId: /^agent:([^:]+):/.exec(sessionKey)?.[1] ?? defaultAgent,
-    sessionKey,
-    mainKey,
-    deliver: flags.deliver === true,
-    historyLimit,
+    defaultAgent: agents.defaultId ?? "main",
+    mainKey: agents.mainKey ?? "main",
+    attach: (running) => {
+      app = running;
+    },
+  };
+}
+
+export interface TuiSessionOptions {
+  /** An agent-qualified key (`agent:<id>:<rest>`). */
+  sessionKey: string;
+  deliver: boolean;
+  historyLimit: number;
+}
+
+/** Runs the TUI on `gateway`'s connection, opened on one session; resolves with the exit code when the user leaves. */
+export async function runTui(gateway: TuiGateway, session: TuiSessionOptions): Promise<number> {
+  const app = new TuiApp({
+    connection: gateway.connection,
+    agentId: /^agent:([^:]+):/.exec(session.sessionKey)?.[1] ?? gateway.defaultAgent,
+    sessionKey: session.sessionKey,
+    mainKey: gateway.mainKey,
+    deliver: session.deliver,
+    historyLimit: session.historyLimit,
     utf8: localeIsUtf8(),
     stdin: process.stdin,
     stdout: process.stdout,
   });
-  const running = app;
-  const leave = () => running.stop(0);
+  gateway.attach(app);
+  const leave = () => app.stop(0);
   process.once("SIGTERM", leave);
   process.once("SIGHUP", leave);
-  await running.start();
-  return running.done;
+  await app.start();
+  return app.done;
 }
 
 /** OpenClaw's embedded mode: the TUI here talks to a gateway only. */
@@ -86,18 +128,30 @@ function parseHistoryLimit(value: string | undefined): number {
   return n;
 }
 
+/** What the first connection's failure adds to its fix: how to name another gateway, and which credentials were tried. */
+export interface ConnectHints {
+  /** Appended to "Start one with `openclaw gateway start`" (empty, or " (or pass --url …)"). */
+  elsewhere: string;
+  /** Which credentials this connection used, after "Pass the gateway's token with --token …;". */
+  credentials: string;
+}
+
+/** The hints of a target given by --url (`explicitUrl`) or resolved from env and config. */
+export function connectHints(explicitUrl: boolean): ConnectHints {
+  return explicitUrl
+    ? { elsewhere: "", credentials: "with --url, only --token and --password are used" }
+    : { elsewhere: " (or pass --url for a gateway elsewhere)", credentials: "without --url, OPENCLAW_GATEWAY_TOKEN and the config's gateway token are used too" };
+}
+
 /** The first connection's failure, with what fixes it: refused credentials or nobody listening. */
-function connectFailure(err: unknown, url: string, explicitUrl: boolean): Error {
+function connectFailure(err: unknown, url: string, hints: ConnectHints): Error {
   if (!(err instanceof GatewayClientError)) return err as Error;
   if (err.networkCode === "ECONNREFUSED") {
-    return new CliError(
-      `${err.message}: no gateway is running there. Start one with \`${openclawCommand("gateway start")}\`${explicitUrl ? "" : " (or pass --url for a gateway elsewhere)"}.`,
-    );
+    return new CliError(`${err.message}: no gateway is running there. Start one with \`${openclawCommand("gateway start")}\`${hints.elsewhere}.`);
   }
   if (/unauthorized/i.test(err.message)) {
-    const where = explicitUrl ? "with --url, only --token and --password are used" : "without --url, OPENCLAW_GATEWAY_TOKEN and the config's gateway token are used too";
     return new CliError(
-      `the gateway at ${url} refused the connection: ${err.message}. Pass the gateway's token with --token <token> (or its password with --password <password>); ${where}.`,
+      `the gateway at ${url} refused the connection: ${err.message}. Pass the gateway's token with --token <token> (or its password with --password <password>); ${hints.credentials}.`,
     );
   }
   return err;

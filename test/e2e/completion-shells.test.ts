@@ -76,6 +76,9 @@ describe("openclaw completion bash", () => {
     expect(bash("openclaw", "security", "")).toEqual(["audit", "--help"]);
     // A flag's value is not a command word: the path after it is still found.
     expect(bash("openclaw", "--log-level", "debug", "gateway", "in")).toEqual(["install"]);
+    expect(bash("openclaw", "resu")).toEqual(["resume"]);
+    expect(bash("openclaw", "resume", "--")).toEqual(["--handoff", "--url", "--token", "--password", "--tls-fingerprint", "--help"]);
+    expect(bash("openclaw", "tui", "--tl")).toEqual(["--tls-fingerprint"]);
   });
 
   it("offers the values of a flag with a fixed set, and nothing for a free-form value", () => {

@@ -14,6 +14,9 @@ export type Key =
   | { name: "ctrl-d" }
   | { name: "ctrl-u" }
   | { name: "ctrl-j" }
+  /** The Up and Down arrows: pickers move with them; the chat input ignores them. */
+  | { name: "up" }
+  | { name: "down" }
   /** Ctrl+L, Ctrl+G, Ctrl+P, Ctrl+O, Ctrl+T: OpenClaw's pickers and toggles, not built here. */
   | { name: "unsupported"; label: string }
   /** Any other control key or escape sequence: ignored. */
@@ -26,6 +29,8 @@ const UNSUPPORTED: Record<string, string> = {
   "\x0f": "Ctrl+O (tool output expansion)",
   "\x14": "Ctrl+T (thinking visibility)",
 };
+
+const ARROWS: Record<string, "up" | "down"> = { A: "up", B: "down" };
 
 export function decodeKeys(chunk: string): Key[] {
   const keys: Key[] = [];
@@ -49,8 +54,9 @@ export function decodeKeys(chunk: string): Key[] {
         // CSI / SS3: parameters up to a final byte in @..~.
         let end = i + 2;
         while (end < chunk.length && !/[@-~]/.test(chunk[end])) end++;
-        // Arrows, Home/End, Delete: the input is edited at its end only.
-        keys.push({ name: "ignored" });
+        const arrow = end === i + 2 ? ARROWS[chunk[end]] : undefined;
+        // Left/Right, Home/End, Delete, modified keys: the input is edited at its end only.
+        keys.push(arrow ? { name: arrow } : { name: "ignored" });
         i = end;
       } else {
         // Alt+<key>: nothing is bound to it.

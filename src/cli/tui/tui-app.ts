@@ -184,6 +184,8 @@ export class TuiApp {
       case "unsupported":
         this.log.add("system", `${key.label} is not supported in this TUI; use /agent, /session and /model instead`);
         break;
+      case "up":
+      case "down":
       case "ignored":
         break;
     }

@@ -78,8 +78,14 @@ describe("decodeKeys", () => {
 
   it("a lone ESC is the Esc key; an escape sequence (an arrow) is not", () => {
     expect(decodeKeys("\x1b")).toEqual([{ name: "escape" }]);
-    expect(decodeKeys("\x1b[A")).toEqual([{ name: "ignored" }]);
+    expect(decodeKeys("\x1b[C")).toEqual([{ name: "ignored" }]);
     expect(decodeKeys("a\x1b[1;5Cb")).toEqual([{ name: "text", text: "a" }, { name: "ignored" }, { name: "text", text: "b" }]);
+  });
+
+  it("Up and Down are keys of their own (CSI and SS3 forms); a modified arrow is ignored", () => {
+    expect(decodeKeys("\x1b[A\x1b[B")).toEqual([{ name: "up" }, { name: "down" }]);
+    expect(decodeKeys("\x1bOA\x1bOB")).toEqual([{ name: "up" }, { name: "down" }]);
+    expect(decodeKeys("\x1b[1;5A")).toEqual([{ name: "ignored" }]);
   });
 
   it("the pickers' keys are reported as not supported", () => {
