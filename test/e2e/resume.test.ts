@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeResumeHandoff } from "../../src/cli/resume/handoff.js";
+import { certificateFingerprint } from "../../src/infra/tls/tls-fingerprint.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -145,6 +148,70 @@ describe("openclaw resume refusals (no terminal needed)", () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain(`the gateway at ${gw.url} refused the connection`);
     expect(result.output).not.toContain(token);
+  });
+});
+
+describe("openclaw resume --handoff credentials", () => {
+  /** A profile whose own gateway is `gw` (its port and token in the config), and nothing running in its state dir. */
+  function profileOfGateway(): string {
+    const stateDir = makeTempDir();
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify({ gateway: { port: gw.port, auth: { token } } }));
+    return stateDir;
+  }
+
+  it("a handoff to exactly this profile's gateway address uses the config's token, never the shell's", async () => {
+    const result = await runCli(["resume", "--handoff", encodeResumeHandoff("agent:main:planning", gw.url)], {
+      OPENCLAW_STATE_DIR: profileOfGateway(),
+      OPENCLAW_GATEWAY_TOKEN: "a-token-of-another-gateway",
+    });
+    // Connected and resolved; only the terminal is missing.
+    expect(result.output).toContain("Found agent:main:planning, but attaching to it requires an interactive terminal");
+    expect(result.code).toBe(1);
+  });
+
+  it("a handoff to another address (localhost is not 127.0.0.1) does not borrow the profile's token", async () => {
+    const elsewhere = `ws://localhost:${gw.port}`;
+    const result = await runCli(["resume", "--handoff", encodeResumeHandoff("agent:main:planning", elsewhere)], { OPENCLAW_STATE_DIR: profileOfGateway() });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`the gateway at ${elsewhere} refused the connection`);
+    expect(result.output).toContain("a --handoff connection uses --token and --password");
+    expect(result.output).not.toContain(token);
+  });
+});
+
+describe("openclaw resume --tls-fingerprint against a gateway serving TLS", () => {
+  let tlsGateway: GatewayProcess;
+  let pin: string;
+  let wssUrl: string;
+
+  beforeAll(async () => {
+    const stateDir = makeTempDir("resume-tls-");
+    tlsGateway = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, { gateway: { tls: { enabled: true } } }) } });
+    pin = certificateFingerprint(fs.readFileSync(path.join(stateDir, "gateway", "tls", "gateway-cert.pem")));
+    wssUrl = `wss://127.0.0.1:${tlsGateway.port}`;
+  }, 60_000);
+  afterAll(async () => {
+    await tlsGateway?.stop("SIGKILL");
+  });
+
+  it("connects with the certificate's fingerprint (either form) and refuses another or a malformed one", async () => {
+    const colonPin = pin.toUpperCase().replace(/(..)(?!$)/g, "$1:");
+    for (const given of [pin, `sha256:${colonPin}`]) {
+      const pinned = await resume("zebra", "--url", wssUrl, "--token", tlsGateway.token ?? "", "--tls-fingerprint", given);
+      expect(pinned.output).toContain('No recent session matched "zebra".');
+      expect(pinned.code).toBe(1);
+    }
+    const wrong = await resume("zebra", "--url", wssUrl, "--token", tlsGateway.token ?? "", "--tls-fingerprint", "0".repeat(64));
+    expect(wrong.code).toBe(1);
+    expect(wrong.output).toContain(`is not the pinned one (sha256 ${"0".repeat(64)})`);
+    const malformed = await resume("zebra", "--url", wssUrl, "--tls-fingerprint", "abc");
+    expect(malformed.code).toBe(1);
+    expect(malformed.output).toContain(
+      '--tls-fingerprint: expected the certificate\'s SHA-256 fingerprint, 64 hex digits or 32 colon-separated pairs (optionally prefixed sha256:), got "abc"',
+    );
+    const plain = await resume("zebra", "--url", gw.url, "--token", token, "--tls-fingerprint", pin);
+    expect(plain.code).toBe(1);
+    expect(plain.output).toContain("which is not a wss:// address");
   });
 });
 
