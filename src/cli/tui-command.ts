@@ -143,11 +143,14 @@ export function connectHints(explicitUrl: boolean): ConnectHints {
     : { elsewhere: " (or pass --url for a gateway elsewhere)", credentials: "without --url, OPENCLAW_GATEWAY_TOKEN and the config's gateway token are used too" };
 }
 
-/** The first connection's failure, with what fixes it: refused credentials or nobody listening. */
+/** The first connection's failure, with what fixes it: nobody listening, an address that does not answer, or refused credentials. */
 function connectFailure(err: unknown, url: string, hints: ConnectHints): Error {
   if (!(err instanceof GatewayClientError)) return err as Error;
   if (err.networkCode === "ECONNREFUSED") {
     return new CliError(`${err.message}: no gateway is running there. Start one with \`${openclawCommand("gateway start")}\`${hints.elsewhere}.`);
+  }
+  if (err.networkCode) {
+    return new CliError(`${err.message}: nothing answered there. Check the address and that the gateway runs and is reachable from this machine${hints.elsewhere}.`);
   }
   if (/unauthorized/i.test(err.message)) {
     return new CliError(

@@ -117,6 +117,12 @@ describe("openclaw resume refusals (no terminal needed)", () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain(`cannot reach gateway at ${url}`);
     expect(result.output).toContain("no gateway is running there. Start one with `openclaw gateway start`");
+    // A name that does not resolve (the .invalid domain never does).
+    const nowhere = "wss://gateway.invalid:18789";
+    const unresolved = await resume("planning", "--url", nowhere);
+    expect(unresolved.code).toBe(1);
+    expect(unresolved.output).toContain(`cannot reach gateway at ${nowhere}: `);
+    expect(unresolved.output).toContain("nothing answered there. Check the address and that the gateway runs and is reachable from this machine.");
   });
 
   it("refuses --handoff with a query or --url, and a payload that is not one", async () => {
