@@ -98,7 +98,16 @@ export interface ConversationPort {
    * waiting for that session, which the request joins.
    */
   refreshProgressCard(sessionKey: string, agentId: string, runId: string): string;
+  /**
+   * `chat.inject`: an assistant message written into the session's conversation without a run
+   * (no model call, no channel delivery), on the session's lane after any run in progress, so it
+   * lands between turns; later turns see it as the agent's own words. Resolves once it is on disk.
+   */
+  inject(sessionKey: string, text: string): Promise<InjectOutcome>;
 }
+
+/** What `inject` wrote: the transcript entry's id and the message; or why nothing was written. */
+export type InjectOutcome = { ok: true; messageId: string; message: TranscriptMessage } | { ok: false; reason: string };
 
 /** A side question's answer, or why there is none. */
 export type SideAnswer = { ok: true; text: string; model: string } | { ok: false; reason: string };

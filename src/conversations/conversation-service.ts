@@ -8,6 +8,7 @@ import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { askSideQuestion } from "./side-question.js";
 import { runProgressRefreshTurn } from "./progress-refresh-turn.js";
+import { injectedAssistantMessage } from "./injected-message.js";
 import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
@@ -16,6 +17,7 @@ import type {
   ChannelOrigin,
   ConversationPort,
   ForkOutcome,
+  InjectOutcome,
   ResetInput,
   ResetOutcome,
   SessionChangeDetail,
@@ -518,6 +520,22 @@ export class ConversationService implements ConversationPort {
         if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
       });
     return runId;
+  }
+
+  async inject(sessionKey: string, text: string): Promise<InjectOutcome> {
+    if (!this.deps.store.peek(sessionKey)) return { ok: false, reason: "session not found" };
+    try {
+      return await this.lanes.enqueue(sessionKey, async () => {
+        if (!this.deps.store.peek(sessionKey)) return { ok: false, reason: "session not found" } as const;
+        const message = injectedAssistantMessage(text, Date.now());
+        const [written] = this.historyCache.append(sessionKey, null, [message]);
+        await this.deps.store.whenDurable(sessionKey);
+        return { ok: true, messageId: written!.id, message } as const;
+      });
+    } finally {
+      // Messages that arrived while the lane was held wait in the inbox: start them now.
+      if (!this.queue.isActive(sessionKey)) this.queue.turnEnded(sessionKey);
+    }
   }
 
   sideQuestion(sessionKey: string, question: string): Promise<SideAnswer> {

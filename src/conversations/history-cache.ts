@@ -1,6 +1,6 @@
 import type { ModelMessage, TranscriptMessage } from "../agents/types.js";
 import { afterLatestCompaction, compactionSummaryMessage, toHistoryItems } from "../sessions/history/index.js";
-import { isMessageEntry, type SessionPatch, type SessionStore } from "../sessions/store/index.js";
+import { isMessageEntry, type SessionPatch, type SessionStore, type TranscriptMessageEntry } from "../sessions/store/index.js";
 import { withdrawalEntry, withdrawnEntryIds, type WithdrawalReason } from "../sessions/store/index.js";
 import { orderForDisplay, userKey } from "./conversation-order.js";
 import { ConversationWindow } from "./conversation-window.js";
@@ -114,9 +114,10 @@ export class HistoryCache {
 
   /**
    * Append to the transcript and the cached history (with `patch` recorded on the session's row
-   * in the same update); the caller awaits `store.whenDurable` before acknowledging.
+   * in the same update); the caller awaits `store.whenDurable` before acknowledging. Returns the
+   * entries written, with their ids.
    */
-  append(sessionKey: string, runId: string | null, messages: TranscriptMessage[], patch?: SessionPatch): void {
+  append(sessionKey: string, runId: string | null, messages: TranscriptMessage[], patch?: SessionPatch): readonly TranscriptMessageEntry[] {
     const written = this.store.appendMessages(sessionKey, runId, messages, { deferSync: true, ...(patch ? { patch } : {}) });
     const sessionId = this.store.peek(sessionKey)?.sessionId;
     const window = this.windows.peek(sessionKey, sessionId);
@@ -126,6 +127,7 @@ export class HistoryCache {
       transcript?.push(this.remember(e.message as TranscriptMessage, e.id));
     }
     this.onAppended?.(sessionKey, written as readonly AppendedMessage[], runId);
+    return written;
   }
 
   /**

@@ -32,6 +32,7 @@ import { registerHookMethods } from "./methods/hook-methods.js";
 import { DeviceRegistry } from "./auth/device-registry.js";
 import { registerAgentMethods } from "./methods/agent-methods.js";
 import { registerChatMethods } from "./methods/chat-methods.js";
+import { registerChatInjectMethod } from "./methods/chat-inject-method.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerSessionCleanupMethods } from "./methods/session-cleanup-methods.js";
 import { registerProgressCardMethods } from "./methods/progress-card-methods.js";
@@ -584,6 +585,7 @@ export class GatewayServer {
     });
     registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
+    registerChatInjectMethod(this.methods, this.conversations);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
     registerSessionMessageMethods(this.methods, this.conversations, this.sessionMessages);
     registerSessionCleanupMethods(this.methods, this.sessionEvents);
