@@ -23,6 +23,12 @@ export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.Process
       'tools.web.search.provider is "grok" but no xAI key is set (plugins.entries.xai.config.webSearch.apiKey, models.providers.xai.apiKey or $XAI_API_KEY): web_search is not offered',
     ];
   }
+  const perplexityKey = entries?.perplexity?.config?.webSearch?.apiKey;
+  if (search.provider === "perplexity" && (!perplexityKey || isEnvReference(perplexityKey)) && !env.PERPLEXITY_API_KEY?.trim() && !env.OPENROUTER_API_KEY?.trim()) {
+    return [
+      'tools.web.search.provider is "perplexity" but no API key is set (plugins.entries.perplexity.config.webSearch.apiKey, $PERPLEXITY_API_KEY or $OPENROUTER_API_KEY): web_search is not offered',
+    ];
+  }
   if (search.provider === "searxng" && !entries?.searxng?.config?.webSearch?.baseUrl && !env.SEARXNG_BASE_URL?.trim()) {
     return ['tools.web.search.provider is "searxng" but no instance is set (plugins.entries.searxng.config.webSearch.baseUrl or $SEARXNG_BASE_URL): web_search is not offered'];
   }

@@ -2,14 +2,14 @@ import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
-export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "tavily", "searxng", "duckduckgo", "ollama"] as const;
+export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "perplexity", "tavily", "searxng", "duckduckgo", "ollama"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /**
-   * Omitted: the first provider that is set up (a Brave key, an xAI key for grok, a Tavily key, a
-   * SearXNG base URL); DuckDuckGo and Ollama only when named. Any of
+   * Omitted: the first provider that is set up, in OpenClaw's auto-detection order (web-search-setup.ts);
+   * DuckDuckGo and Ollama only when named. Any of
    * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
    */
   provider: Type.Optional(NonEmptyString),
@@ -77,4 +77,15 @@ export const SearxngWebSearchConfig = Type.Object({
   /** Comma-separated SearXNG categories (default `general`). */
   categories: Type.Optional(NonEmptyString),
   language: Type.Optional(NonEmptyString),
+});
+
+/**
+ * `plugins.entries.perplexity.config.webSearch`: the Perplexity (or OpenRouter) key; a `baseUrl`
+ * or `model` switches to Sonar chat completions there, as in OpenClaw.
+ */
+export const PerplexityWebSearchConfig = Type.Object({
+  apiKey: Type.Optional(NonEmptyString),
+  /** A chat-completions endpoint serving Sonar; `/chat/completions` is appended. http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+  model: Type.Optional(NonEmptyString),
 });

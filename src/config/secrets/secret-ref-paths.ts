@@ -26,6 +26,7 @@ export const SECRET_REF_PATHS: readonly string[] = [
   "channels.slack.accounts.*.signingSecret",
   "memory.search.remote.apiKey",
   "plugins.entries.brave.config.webSearch.apiKey",
+  "plugins.entries.perplexity.config.webSearch.apiKey",
   "plugins.entries.tavily.config.webSearch.apiKey",
   "plugins.entries.xai.config.webSearch.apiKey",
   "cron.webhookToken",

@@ -1,0 +1,76 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
+import { startFakeSearchApiServer, type FakeSearchApiServer } from "../fakes/search-api-server.js";
+import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { toolDescriptionIn, toolResultsIn, toolsOfferedIn, v1Chat } from "../helpers/tool-turns.js";
+
+/**
+ * web_search through a real gateway with the JSON search APIs (Perplexity, Exa, Gemini): the model
+ * calls it, the gateway asks the fake API with the key where that API reads it, and the model's
+ * next request carries OpenClaw's result or answer shape, never the key.
+ */
+
+let model: FakeModelServer;
+let api: FakeSearchApiServer;
+const gateways: GatewayProcess[] = [];
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  api = await startFakeSearchApiServer();
+});
+afterEach(async () => {
+  for (const gw of gateways.splice(0)) await gw.stop("SIGKILL");
+  model.reset();
+  api.requests.length = 0;
+  api.failWith = {};
+});
+afterAll(async () => {
+  await api?.close();
+  await model?.close();
+});
+
+async function gateway(extra: Record<string, unknown>, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const stateDir = makeTempDir();
+  const gw = await startGateway({ stateDir, env, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir, extra) } });
+  gateways.push(gw);
+  return gw;
+}
+
+/** Every request the fake model saw, as text: a key must be in none of them. */
+const modelTraffic = () => JSON.stringify(model.requests.map((r) => r.body));
+
+describe("web_search through the JSON search APIs", { timeout: 60_000 }, () => {
+  it("Perplexity's Search API, found by PERPLEXITY_API_KEY: wrapped results, the key only in the Authorization header", async () => {
+    api.perplexity.results = [{ title: "Perplexity result", url: "https://pplx.example/a", snippet: "from the Search API", date: "2026-12-01" }];
+    const gw = await gateway({}, { PERPLEXITY_API_KEY: api.keys.perplexity, PERPLEXITY_SEARCH_BASE_URL: api.url });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "pplx e2e", count: 2, country: "us" } }] }, { text: "Found." });
+    expect(await v1Chat(gw, "pplx", "search")).toBe("Found.");
+    expect(toolDescriptionIn(model, 0, "web_search")).toMatch(/^Search the web and get titles, URLs and snippets/);
+    expect(api.requests.map((r) => [r.provider, r.path, r.headers.authorization])).toEqual([["perplexity", "/search", `Bearer ${api.keys.perplexity}`]]);
+    expect(api.requests[0]!.body).toEqual({ query: "pplx e2e", max_results: 2, country: "US" });
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
+    expect(output).toMatchObject({ kind: "results", provider: "perplexity", count: 1, results: [{ url: "https://pplx.example/a", published: "2026-12-01" }] });
+    expect(output.results[0].title).toBe("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nPerplexity result\n<<<END_UNTRUSTED_WEB_CONTENT>>>");
+    expect(modelTraffic()).not.toContain(api.keys.perplexity);
+    expect(gw.output()).not.toContain(api.keys.perplexity);
+  });
+
+  it("Perplexity through Sonar with OPENROUTER_API_KEY and a baseUrl: the model is told it gets an answer, and gets one with its citations", async () => {
+    api.sonar = { answer: "Sonar's e2e answer.", citations: ["https://sonar.example/source"] };
+    const gw = await gateway(
+      { plugins: { entries: { perplexity: { config: { webSearch: { baseUrl: api.url, model: "perplexity/sonar" } } } } } },
+      { OPENROUTER_API_KEY: api.keys.sonar },
+    );
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "sonar e2e" } }] }, { text: "Answered." });
+    expect(await v1Chat(gw, "sonar", "search")).toBe("Answered.");
+    expect(toolsOfferedIn(model, 0)).toContain("web_search");
+    expect(toolDescriptionIn(model, 0, "web_search")).toMatch(/^Search the web and get a written answer with the URLs of the sources it cites/);
+    expect(api.requests.map((r) => [r.provider, r.path, r.body.model])).toEqual([["sonar", "/chat/completions", "perplexity/sonar"]]);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
+    expect(output).toMatchObject({ kind: "answer", provider: "perplexity", query: "sonar e2e", citations: [{ url: "https://sonar.example/source" }] });
+    expect(output.content).toContain("Sonar's e2e answer.");
+    expect(modelTraffic()).not.toContain(api.keys.sonar);
+    expect(gw.output()).not.toContain(api.keys.sonar);
+  });
+});

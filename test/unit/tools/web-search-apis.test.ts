@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { validateConfig } from "../../../src/config/validate.js";
+import { webSearchSetup } from "../../../src/agents/tools/web-search/web-search-setup.js";
+import { createWebSearchTool } from "../../../src/agents/tools/web-search.js";
+import type { WebSearchHost } from "../../../src/agents/types.js";
+import { startFakeSearchApiServer, type FakeSearchApiServer } from "../../fakes/search-api-server.js";
+import { errorOf, makeContext, makeTempDir, neverAborted, textOf } from "./helpers.js";
+
+/** Perplexity (Search API and Sonar), Exa and Gemini: which is picked, how it is asked, what the model gets. */
+
+let fake: FakeSearchApiServer;
+beforeAll(async () => {
+  fake = await startFakeSearchApiServer();
+});
+afterAll(async () => {
+  await fake?.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.failWith = {};
+});
+
+function setup(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
+  return webSearchSetup(validateConfig(raw, env).config, env);
+}
+function hostFor(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): WebSearchHost {
+  const found = setup({ ...raw, tools: { web: { search: { cacheTtlMinutes: 0, ...(raw.tools as { web?: { search?: object } })?.web?.search } } } }, env);
+  if (!found.host) throw new Error(`no host: ${found.problem}`);
+  return found.host;
+}
+const run = (host: WebSearchHost, args: Record<string, unknown>) => createWebSearchTool().execute(args as never, makeContext(makeTempDir(), { webSearch: host }), neverAborted);
+const outputOf = async (host: WebSearchHost, args: Record<string, unknown>) => JSON.parse(textOf(await run(host, args)));
+
+describe("Perplexity's key and path", () => {
+  it("PERPLEXITY_API_KEY is the Search API (results); OPENROUTER_API_KEY is Sonar through OpenRouter (an answer)", () => {
+    expect(setup({}, { PERPLEXITY_API_KEY: "pplx-1" }).host).toMatchObject({ provider: "perplexity", answers: false });
+    expect(setup({}, { OPENROUTER_API_KEY: "sk-or-1" }).host).toMatchObject({ provider: "perplexity", answers: true });
+    // Both: the Perplexity key is read first.
+    expect(setup({}, { PERPLEXITY_API_KEY: "pplx-1", OPENROUTER_API_KEY: "sk-or-1" }).host?.answers).toBe(false);
+  });
+
+  it("a configured key wins over the environment, its prefix picking the path; a baseUrl or model always means Sonar", () => {
+    const entry = (webSearch: Record<string, unknown>) => ({ plugins: { entries: { perplexity: { config: { webSearch } } } } });
+    expect(setup(entry({ apiKey: "sk-or-configured" }), { PERPLEXITY_API_KEY: "pplx-env" }).host?.answers).toBe(true);
+    expect(setup(entry({ apiKey: "pplx-configured" }), { OPENROUTER_API_KEY: "sk-or-env" }).host?.answers).toBe(false);
+    expect(setup(entry({ apiKey: "pplx-configured", model: "sonar" })).host?.answers).toBe(true);
+    expect(setup(entry({ apiKey: "pplx-configured", baseUrl: fake.url })).host?.answers).toBe(true);
+  });
+
+  it("comes after Brave and Grok and before Tavily in auto-detection; pinned without a key, it is not offered and says what to set", () => {
+    const env = { PERPLEXITY_API_KEY: "pplx-1", TAVILY_API_KEY: "t" };
+    expect(setup({}, env).host?.provider).toBe("perplexity");
+    expect(setup({}, { ...env, XAI_API_KEY: "x" }).host?.provider).toBe("grok");
+    expect(setup({}, { ...env, BRAVE_API_KEY: "b" }).host?.provider).toBe("brave");
+    const pinned = validateConfig({ tools: { web: { search: { provider: "perplexity" } } } }, { TAVILY_API_KEY: "t" });
+    expect(webSearchSetup(pinned.config, { TAVILY_API_KEY: "t" }).problem).toContain('"perplexity" but no API key is set');
+    expect(pinned.warnings).toContainEqual(expect.stringContaining('tools.web.search.provider is "perplexity" but no API key is set'));
+  });
+});
+
+describe("Perplexity's Search API", () => {
+  const env = () => ({ PERPLEXITY_API_KEY: fake.keys.perplexity, PERPLEXITY_SEARCH_BASE_URL: fake.url });
+
+  it("POSTs the query and its filters with the key as a bearer token and gives wrapped results", async () => {
+    fake.perplexity.results = [{ title: "Perplexity hit", url: "https://p.example/1", snippet: "structured", date: "2026-11-01", last_updated: "2026-11-02" }];
+    const output = await outputOf(hostFor({}, env()), { query: "solar", count: 3, country: "de", language: "DE", date_after: "2026-01-05", date_before: "2026-02-01" });
+    expect(output).toMatchObject({ kind: "results", provider: "perplexity", count: 1, results: [{ url: "https://p.example/1", published: "2026-11-01" }] });
+    expect(output.results[0].snippet).toContain("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nstructured");
+    expect(fake.requests[0]).toMatchObject({ provider: "perplexity", path: "/search", headers: { authorization: `Bearer ${fake.keys.perplexity}` } });
+    expect(fake.requests[0]!.body).toEqual({
+      query: "solar",
+      max_results: 3,
+      country: "DE",
+      search_language_filter: ["de"],
+      search_after_date_filter: "1/5/2026",
+      search_before_date_filter: "2/1/2026",
+    });
+    await run(hostFor({}, env()), { query: "recent", freshness: "week" });
+    expect(fake.requests[1]!.body).toMatchObject({ search_recency_filter: "week" });
+  });
+
+  it("refuses what it has no setting for, and a refused key names where it is set without showing it", async () => {
+    expect(errorOf(await run(hostFor({}, env()), { query: "q", region: "us-en" })).message).toContain("region is not supported by perplexity");
+    const refused = await outputOf(hostFor({}, { ...env(), PERPLEXITY_API_KEY: "pplx-wrong-secret" }), { query: "q" });
+    expect(refused).toMatchObject({ kind: "error", provider: "perplexity" });
+    expect(refused.message).toContain("HTTP 401");
+    expect(refused.message).toContain("PERPLEXITY_API_KEY");
+    expect(JSON.stringify(refused)).not.toContain("pplx-wrong-secret");
+    expect(JSON.stringify(refused)).not.toContain("Invalid API key");
+  });
+});
+
+describe("Perplexity's Sonar path", () => {
+  it("asks chat completions at the configured base with the model, and gives one wrapped answer with its citations", async () => {
+    fake.sonar = { answer: "Sonar says so.", citations: ["https://cited.example/a", "javascript:alert(1)"] };
+    const host = hostFor({ plugins: { entries: { perplexity: { config: { webSearch: { apiKey: fake.keys.sonar, baseUrl: fake.url } } } } } });
+    const output = await outputOf(host, { query: "why", count: 2, freshness: "day" });
+    expect(output).toMatchObject({ kind: "answer", provider: "perplexity", query: "why", citations: [{ url: "https://cited.example/a" }] });
+    expect(output.content).toBe("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nSonar says so.\n<<<END_UNTRUSTED_WEB_CONTENT>>>");
+    expect(fake.requests[0]).toMatchObject({ provider: "sonar", path: "/chat/completions", headers: { authorization: `Bearer ${fake.keys.sonar}` } });
+    expect(fake.requests[0]!.body).toEqual({ model: "perplexity/sonar-pro", messages: [{ role: "user", content: "why" }], search_recency_filter: "day" });
+    expect(errorOf(await run(host, { query: "q", country: "US", date_after: "2026-01-01" })).message).toContain(
+      "country, date_after are not supported by perplexity through Sonar chat completions",
+    );
+  });
+});
