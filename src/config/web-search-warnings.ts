@@ -29,6 +29,10 @@ export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.Process
       'tools.web.search.provider is "perplexity" but no API key is set (plugins.entries.perplexity.config.webSearch.apiKey, $PERPLEXITY_API_KEY or $OPENROUTER_API_KEY): web_search is not offered',
     ];
   }
+  const exaKey = entries?.exa?.config?.webSearch?.apiKey;
+  if (search.provider === "exa" && (!exaKey || isEnvReference(exaKey)) && !env.EXA_API_KEY?.trim()) {
+    return ['tools.web.search.provider is "exa" but no API key is set (plugins.entries.exa.config.webSearch.apiKey or $EXA_API_KEY): web_search is not offered'];
+  }
   if (search.provider === "searxng" && !entries?.searxng?.config?.webSearch?.baseUrl && !env.SEARXNG_BASE_URL?.trim()) {
     return ['tools.web.search.provider is "searxng" but no instance is set (plugins.entries.searxng.config.webSearch.baseUrl or $SEARXNG_BASE_URL): web_search is not offered'];
   }

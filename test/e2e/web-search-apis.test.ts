@@ -73,4 +73,18 @@ describe("web_search through the JSON search APIs", { timeout: 60_000 }, () => {
     expect(modelTraffic()).not.toContain(api.keys.sonar);
     expect(gw.output()).not.toContain(api.keys.sonar);
   });
+
+  it("Exa, found by EXA_API_KEY with its baseUrl configured: the key in x-api-key, highlights as wrapped snippets", async () => {
+    api.exa.results = [{ title: "Exa result", url: "https://exa.example/e2e", highlights: ["the key sentence"], publishedDate: "2026-11-11" }];
+    const gw = await gateway({ plugins: { entries: { exa: { config: { webSearch: { baseUrl: api.url } } } } } }, { EXA_API_KEY: api.keys.exa });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "exa e2e", count: 4 } }] }, { text: "Exa found it." });
+    expect(await v1Chat(gw, "exa", "search")).toBe("Exa found it.");
+    expect(api.requests.map((r) => [r.provider, r.path, r.headers["x-api-key"]])).toEqual([["exa", "/search", api.keys.exa]]);
+    expect(api.requests[0]!.body).toMatchObject({ query: "exa e2e", numResults: 4, contents: { highlights: true } });
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
+    expect(output).toMatchObject({ kind: "results", provider: "exa", count: 1, results: [{ url: "https://exa.example/e2e", published: "2026-11-11" }] });
+    expect(output.results[0].snippet).toBe("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nthe key sentence\n<<<END_UNTRUSTED_WEB_CONTENT>>>");
+    expect(modelTraffic()).not.toContain(api.keys.exa);
+    expect(gw.output()).not.toContain(api.keys.exa);
+  });
 });

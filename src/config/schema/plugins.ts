@@ -1,11 +1,19 @@
 import { Type } from "@sinclair/typebox";
 import { AcpxConfig } from "./acp.js";
 import { XaiPluginConfig } from "./xai-tools.js";
-import { BraveWebSearchConfig, DuckDuckGoWebSearchConfig, OllamaWebSearchConfig, PerplexityWebSearchConfig, SearxngWebSearchConfig, TavilyWebSearchConfig } from "./web-tools.js";
+import {
+  BraveWebSearchConfig,
+  DuckDuckGoWebSearchConfig,
+  ExaWebSearchConfig,
+  OllamaWebSearchConfig,
+  PerplexityWebSearchConfig,
+  SearxngWebSearchConfig,
+  TavilyWebSearchConfig,
+} from "./web-tools.js";
 
 /**
  * `plugins.entries.<id>.config`: the settings of OpenClaw's bundled plugins this gateway builds in
- * (acpx; the brave, perplexity, tavily, searxng, duckduckgo and ollama web_search providers; xai: the grok
+ * (acpx; the brave, perplexity, exa, tavily, searxng, duckduckgo and ollama web_search providers; xai: the grok
  * web_search provider, x_search and code_execution). Other plugins are unknown keys.
  */
 export const PluginsSchema = Type.Object({
@@ -14,6 +22,7 @@ export const PluginsSchema = Type.Object({
       acpx: Type.Optional(Type.Object({ config: Type.Optional(AcpxConfig) })),
       brave: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(BraveWebSearchConfig) })) })),
       perplexity: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(PerplexityWebSearchConfig) })) })),
+      exa: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(ExaWebSearchConfig) })) })),
       searxng: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(SearxngWebSearchConfig) })) })),
       tavily: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(TavilyWebSearchConfig) })) })),
       duckduckgo: Type.Optional(Type.Object({ config: Type.Optional(Type.Object({ webSearch: Type.Optional(DuckDuckGoWebSearchConfig) })) })),

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
-export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "perplexity", "tavily", "searxng", "duckduckgo", "ollama"] as const;
+export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "perplexity", "exa", "tavily", "searxng", "duckduckgo", "ollama"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
@@ -88,4 +88,11 @@ export const PerplexityWebSearchConfig = Type.Object({
   /** A chat-completions endpoint serving Sonar; `/chat/completions` is appended. http:// only to a loopback or private host. */
   baseUrl: Type.Optional(ApiBaseUrl),
   model: Type.Optional(NonEmptyString),
+});
+
+/** `plugins.entries.exa.config.webSearch`: the Exa API key and where requests go. */
+export const ExaWebSearchConfig = Type.Object({
+  apiKey: Type.Optional(NonEmptyString),
+  /** An Exa-compatible endpoint; `/search` is appended unless the path ends there. http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
 });

@@ -104,3 +104,55 @@ describe("Perplexity's Sonar path", () => {
     );
   });
 });
+
+describe("Exa", () => {
+  const exa = (webSearch: Record<string, unknown> = {}) =>
+    hostFor({ plugins: { entries: { exa: { config: { webSearch: { baseUrl: fake.url, ...webSearch } } } } } }, { EXA_API_KEY: fake.keys.exa });
+
+  it("comes after Perplexity and before Tavily in auto-detection; its configured key wins over EXA_API_KEY", () => {
+    expect(setup({}, { EXA_API_KEY: "e", TAVILY_API_KEY: "t" }).host?.provider).toBe("exa");
+    expect(setup({}, { EXA_API_KEY: "e", PERPLEXITY_API_KEY: "p" }).host?.provider).toBe("perplexity");
+    const pinned = validateConfig({ tools: { web: { search: { provider: "exa" } } } }, {});
+    expect(pinned.warnings).toContainEqual(expect.stringContaining('tools.web.search.provider is "exa" but no API key is set'));
+    expect(webSearchSetup(pinned.config, {}).problem).toContain("EXA_API_KEY");
+  });
+
+  it("POSTs the query with the key in x-api-key, asks for highlights, and turns them into the snippet", async () => {
+    fake.exa.results = [
+      { title: "Exa page", url: "https://exa.example/a", publishedDate: "2026-10-10T00:00:00.000Z", highlights: ["first key sentence", "second"], summary: "unused" },
+      { title: "", url: "https://exa.example/b", summary: "a summary" },
+      { title: "Text only", url: "https://exa.example/c", text: "the full text" },
+    ];
+    const output = await outputOf(exa(), { query: "neural", count: 3, date_after: "2026-01-01", date_before: "2026-06-30" });
+    expect(output).toMatchObject({ kind: "results", provider: "exa", count: 3 });
+    expect(output.results.map((r: { snippet: string }) => r.snippet)).toEqual([
+      expect.stringContaining("first key sentence … second"),
+      expect.stringContaining("a summary"),
+      expect.stringContaining("the full text"),
+    ]);
+    expect(output.results[1].title).toContain("https://exa.example/b");
+    expect(output.results[0].published).toBe("2026-10-10T00:00:00.000Z");
+    expect(fake.requests[0]).toMatchObject({ provider: "exa", path: "/search", headers: { "x-api-key": fake.keys.exa } });
+    expect(fake.requests[0]!.body).toEqual({
+      query: "neural",
+      numResults: 3,
+      type: "auto",
+      contents: { highlights: true },
+      startPublishedDate: "2026-01-01T00:00:00.000Z",
+      endPublishedDate: "2026-06-30T23:59:59.999Z",
+    });
+  });
+
+  it("keeps a base URL that already ends in /search, refuses what Exa has no setting for, and never shows the key", async () => {
+    await run(exa({ baseUrl: `${fake.url}/search` }), { query: "path", freshness: "week" });
+    expect(fake.requests[0]!.path).toBe("/search");
+    expect(Date.parse(String(fake.requests[0]!.body.startPublishedDate))).toBeGreaterThan(Date.now() - 8 * 86_400_000);
+    expect(errorOf(await run(exa(), { query: "q", country: "DE" })).message).toContain("country is not supported by exa");
+    const refused = await outputOf(
+      hostFor({ plugins: { entries: { exa: { config: { webSearch: { apiKey: "exa-wrong-secret", baseUrl: fake.url } } } } } }, { EXA_API_KEY: fake.keys.exa }),
+      { query: "q" },
+    );
+    expect(refused).toMatchObject({ kind: "error", provider: "exa", message: expect.stringContaining("plugins.entries.exa.config.webSearch.apiKey or EXA_API_KEY") });
+    expect(JSON.stringify(refused)).not.toContain("exa-wrong-secret");
+  });
+});

@@ -3,6 +3,7 @@ import { ollamaBearerKey, usableApiKey } from "../../../models/index.js";
 import { XAI_DEFAULT_TOOL_MODEL, XAI_KEY_HINT, xaiApiKey, xaiBaseUrl } from "../xai/xai-credentials.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
 import { duckduckgoSearchProvider } from "./duckduckgo-search.js";
+import { EXA_DEFAULT_BASE_URL, exaSearchProvider } from "./exa-search.js";
 import { grokSearchProvider } from "./grok-search.js";
 import { OLLAMA_DEFAULT_HOST, ollamaSearchProvider } from "./ollama-search.js";
 import { perplexitySetup } from "./perplexity-setup.js";
@@ -26,6 +27,7 @@ export const GROK_DEFAULT_TIMEOUT_SECONDS = 60;
 
 export const BRAVE_KEY_HINT = "plugins.entries.brave.config.webSearch.apiKey or BRAVE_API_KEY";
 export const TAVILY_KEY_HINT = "plugins.entries.tavily.config.webSearch.apiKey or TAVILY_API_KEY";
+export const EXA_KEY_HINT = "plugins.entries.exa.config.webSearch.apiKey or EXA_API_KEY";
 export const SEARXNG_URL_HINT = "plugins.entries.searxng.config.webSearch.baseUrl or SEARXNG_BASE_URL";
 
 type Resolver = (config: OpenClawConfig, env: NodeJS.ProcessEnv) => ProviderSetup;
@@ -51,6 +53,12 @@ export const PROVIDER_SETUPS: Readonly<Record<string, Resolver>> = {
     };
   },
   perplexity: perplexitySetup,
+  exa(config, env) {
+    const webSearch = config.plugins?.entries?.exa?.config?.webSearch;
+    const apiKey = usableApiKey(webSearch?.apiKey) ?? nonEmpty(env.EXA_API_KEY);
+    if (!apiKey) return { missing: `no API key is set: set ${EXA_KEY_HINT}` };
+    return { provider: exaSearchProvider({ apiKey, baseUrl: webSearch?.baseUrl ?? EXA_DEFAULT_BASE_URL }), credentialHint: `the API key (${EXA_KEY_HINT})` };
+  },
   tavily(config, env) {
     const webSearch = config.plugins?.entries?.tavily?.config?.webSearch;
     const apiKey = usableApiKey(webSearch?.apiKey) ?? nonEmpty(env.TAVILY_API_KEY);

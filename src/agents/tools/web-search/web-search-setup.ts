@@ -7,9 +7,9 @@ export const WEB_SEARCH_DEFAULTS = { maxResults: 5, timeoutSeconds: 30, cacheTtl
 
 /**
  * The providers auto-detection may pick, in OpenClaw's precedence (Brave 10, Grok 30, Perplexity
- * 50, Tavily 70, SearXNG 200). DuckDuckGo and Ollama are used only when named, as in OpenClaw.
+ * 50, Exa 65, Tavily 70, SearXNG 200). DuckDuckGo and Ollama are used only when named, as in OpenClaw.
  */
-export const AUTO_DETECT_ORDER = ["brave", "grok", "perplexity", "tavily", "searxng"] as const;
+export const AUTO_DETECT_ORDER = ["brave", "grok", "perplexity", "exa", "tavily", "searxng"] as const;
 
 /** web_search's host for this config, or why there is none (then web_search is not offered). */
 export type WebSearchSetup = { host: WebSearchHost; problem?: undefined } | { host?: undefined; problem: string };
