@@ -29,6 +29,14 @@ export function webSearchWarnings(config: RawOpenClawConfig, env: NodeJS.Process
       'tools.web.search.provider is "perplexity" but no API key is set (plugins.entries.perplexity.config.webSearch.apiKey, $PERPLEXITY_API_KEY or $OPENROUTER_API_KEY): web_search is not offered',
     ];
   }
+  const geminiKey = entries?.google?.config?.webSearch?.apiKey;
+  const googleModelKey = config.models?.providers?.google?.apiKey;
+  const usable = (value: string | undefined) => Boolean(value?.trim()) && !isEnvReference(value!.trim());
+  if (search.provider === "gemini" && !usable(geminiKey) && !env.GEMINI_API_KEY?.trim() && !usable(googleModelKey)) {
+    return [
+      'tools.web.search.provider is "gemini" but no API key is set (plugins.entries.google.config.webSearch.apiKey, $GEMINI_API_KEY or models.providers.google.apiKey): web_search is not offered',
+    ];
+  }
   const exaKey = entries?.exa?.config?.webSearch?.apiKey;
   if (search.provider === "exa" && (!exaKey || isEnvReference(exaKey)) && !env.EXA_API_KEY?.trim()) {
     return ['tools.web.search.provider is "exa" but no API key is set (plugins.entries.exa.config.webSearch.apiKey or $EXA_API_KEY): web_search is not offered'];

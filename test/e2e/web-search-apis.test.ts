@@ -87,4 +87,19 @@ describe("web_search through the JSON search APIs", { timeout: 60_000 }, () => {
     expect(modelTraffic()).not.toContain(api.keys.exa);
     expect(gw.output()).not.toContain(api.keys.exa);
   });
+
+  it("Gemini, found by GEMINI_API_KEY: the model is told it gets an answer, and gets Google-grounded prose with its sources", async () => {
+    api.gemini = { answer: "Gemini's e2e answer.", sources: [{ uri: "https://grounded.example/page", title: "grounded.example" }] };
+    const gw = await gateway({ plugins: { entries: { google: { config: { webSearch: { baseUrl: `${api.url}/v1beta` } } } } } }, { GEMINI_API_KEY: api.keys.gemini });
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "gemini e2e", freshness: "year" } }] }, { text: "Gemini answered." });
+    expect(await v1Chat(gw, "gemini", "search")).toBe("Gemini answered.");
+    expect(toolDescriptionIn(model, 0, "web_search")).toMatch(/^Search the web and get a written answer with the URLs of the sources it cites/);
+    expect(api.requests.map((r) => [r.provider, r.path, r.headers["x-goog-api-key"]])).toEqual([["gemini", "/v1beta/models/gemini-3.6-flash:generateContent", api.keys.gemini]]);
+    expect(api.requests[0]!.body).toMatchObject({ contents: [{ parts: [{ text: "gemini e2e" }] }], tools: [{ google_search: { timeRangeFilter: expect.any(Object) } }] });
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
+    expect(output).toMatchObject({ kind: "answer", provider: "gemini", query: "gemini e2e", citations: [{ url: "https://grounded.example/page" }] });
+    expect(output.content).toBe("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nGemini's e2e answer.\n<<<END_UNTRUSTED_WEB_CONTENT>>>");
+    expect(modelTraffic()).not.toContain(api.keys.gemini);
+    expect(gw.output()).not.toContain(api.keys.gemini);
+  });
 });

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { ApiBaseUrl, integer, NonEmptyString, stringEnum, wholeTimeoutSeconds } from "./primitives.js";
 
 /** The web_search providers this gateway speaks to (auto-detection: web-search-setup.ts). */
-export const WEB_SEARCH_PROVIDERS = ["brave", "grok", "perplexity", "exa", "tavily", "searxng", "duckduckgo", "ollama"] as const;
+export const WEB_SEARCH_PROVIDERS = ["brave", "gemini", "grok", "perplexity", "exa", "tavily", "searxng", "duckduckgo", "ollama"] as const;
 
 /** `tools.web.search`: whether web_search is offered, through which provider, and its result cache. */
 const WebSearchSettings = Type.Object({
@@ -95,4 +95,15 @@ export const ExaWebSearchConfig = Type.Object({
   apiKey: Type.Optional(NonEmptyString),
   /** An Exa-compatible endpoint; `/search` is appended unless the path ends there. http:// only to a loopback or private host. */
   baseUrl: Type.Optional(ApiBaseUrl),
+});
+
+/**
+ * `plugins.entries.google.config.webSearch`: Gemini web search (Google Search grounding). OpenClaw's
+ * `headers` is not supported (an unknown key here).
+ */
+export const GeminiWebSearchConfig = Type.Object({
+  apiKey: Type.Optional(NonEmptyString),
+  /** A Gemini API base (`/models/<model>:generateContent` is appended). http:// only to a loopback or private host. */
+  baseUrl: Type.Optional(ApiBaseUrl),
+  model: Type.Optional(NonEmptyString),
 });

@@ -28,6 +28,7 @@ export const SECRET_REF_PATHS: readonly string[] = [
   "plugins.entries.brave.config.webSearch.apiKey",
   "plugins.entries.perplexity.config.webSearch.apiKey",
   "plugins.entries.exa.config.webSearch.apiKey",
+  "plugins.entries.google.config.webSearch.apiKey",
   "plugins.entries.tavily.config.webSearch.apiKey",
   "plugins.entries.xai.config.webSearch.apiKey",
   "cron.webhookToken",

@@ -156,3 +156,54 @@ describe("Exa", () => {
     expect(JSON.stringify(refused)).not.toContain("exa-wrong-secret");
   });
 });
+
+describe("Gemini", () => {
+  const google = (webSearch: Record<string, unknown> = {}) =>
+    hostFor({ plugins: { entries: { google: { config: { webSearch: { apiKey: fake.keys.gemini, baseUrl: `${fake.url}/v1beta/`, ...webSearch } } } } } });
+
+  it("comes after Brave and before Grok; its key is webSearch.apiKey, else GEMINI_API_KEY, else models.providers.google.apiKey", () => {
+    expect(setup({}, { GEMINI_API_KEY: "g", XAI_API_KEY: "x" }).host).toMatchObject({ provider: "gemini", answers: true });
+    expect(setup({}, { GEMINI_API_KEY: "g", BRAVE_API_KEY: "b" }).host?.provider).toBe("brave");
+    expect(
+      setup({ models: { providers: { google: { api: "openai-completions", baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai", apiKey: "model-key" } } } }).host
+        ?.provider,
+    ).toBe("gemini");
+    const pinned = validateConfig({ tools: { web: { search: { provider: "gemini" } } } }, {});
+    expect(pinned.warnings).toContainEqual(expect.stringContaining('tools.web.search.provider is "gemini" but no API key is set'));
+    expect(webSearchSetup(pinned.config, {}).problem).toContain("GEMINI_API_KEY");
+  });
+
+  it("asks generateContent with the google_search tool and the key in x-goog-api-key; the answer cites the grounding sources", async () => {
+    fake.gemini = { answer: "Grounded answer.", sources: [{ uri: "https://source.example/1", title: "source.example" }, { uri: "ftp://x.example/" }] };
+    const output = await outputOf(google({ model: "gemini-test" }), { query: "grounded", count: 7 });
+    expect(output).toMatchObject({ kind: "answer", provider: "gemini", query: "grounded", citations: [{ url: "https://source.example/1" }] });
+    expect(output.citations).toHaveLength(1);
+    expect(output.citations[0].title).toContain("source.example");
+    expect(output.content).toBe("<<<BEGIN_UNTRUSTED_WEB_CONTENT>>>\nGrounded answer.\n<<<END_UNTRUSTED_WEB_CONTENT>>>");
+    expect(fake.requests[0]).toMatchObject({ provider: "gemini", path: "/v1beta/models/gemini-test:generateContent", headers: { "x-goog-api-key": fake.keys.gemini } });
+    expect(fake.requests[0]!.body).toEqual({ contents: [{ parts: [{ text: "grounded" }] }], tools: [{ google_search: {} }] });
+  });
+
+  it("a day's freshness is a recency instruction, longer ones and dates the timeRangeFilter; country and language are refused", async () => {
+    await run(google(), { query: "today", freshness: "day" });
+    expect(fake.requests[0]!.body).toMatchObject({
+      contents: [{ parts: [{ text: expect.stringMatching(/^today\n\nSearch recency instruction: /) }] }],
+      tools: [{ google_search: {} }],
+    });
+    await run(google(), { query: "range", date_after: "2026-03-01", date_before: "2026-03-31" });
+    expect(fake.requests[1]!.body.tools).toEqual([{ google_search: { timeRangeFilter: { startTime: "2026-03-01T00:00:00Z", endTime: "2026-04-01T00:00:00Z" } } }]);
+    await run(google(), { query: "month", freshness: "month" });
+    const range = (fake.requests[2]!.body.tools as { google_search: { timeRangeFilter: { startTime: string; endTime: string } } }[])[0]!.google_search.timeRangeFilter;
+    expect(Date.parse(range.endTime) - Date.parse(range.startTime)).toBe(30 * 86_400_000);
+    expect(errorOf(await run(google(), { query: "q", country: "US", language: "en" })).message).toContain("country, language are not supported by gemini");
+  });
+
+  it("a refused key names where it is set without showing it; no text is an error naming the reason", async () => {
+    const refused = await outputOf(google({ apiKey: "gemini-wrong-secret" }), { query: "q" });
+    expect(refused).toMatchObject({ kind: "error", provider: "gemini", message: expect.stringContaining("HTTP 403") });
+    expect(refused.message).toContain("GEMINI_API_KEY");
+    expect(JSON.stringify(refused)).not.toContain("gemini-wrong-secret");
+    fake.gemini = { answer: "", sources: [] };
+    expect((await outputOf(google(), { query: "empty" })).message).toContain("Gemini gave no answer (STOP)");
+  });
+});

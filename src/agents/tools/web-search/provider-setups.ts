@@ -1,9 +1,10 @@
 import type { OpenClawConfig } from "../../../config/index.js";
-import { ollamaBearerKey, usableApiKey } from "../../../models/index.js";
+import { configuredApiKey, ollamaBearerKey, usableApiKey } from "../../../models/index.js";
 import { XAI_DEFAULT_TOOL_MODEL, XAI_KEY_HINT, xaiApiKey, xaiBaseUrl } from "../xai/xai-credentials.js";
 import { BRAVE_DEFAULT_BASE_URL, braveSearchProvider } from "./brave-search.js";
 import { duckduckgoSearchProvider } from "./duckduckgo-search.js";
 import { EXA_DEFAULT_BASE_URL, exaSearchProvider } from "./exa-search.js";
+import { GEMINI_DEFAULT_SEARCH_MODEL, geminiBaseUrl, geminiSearchProvider } from "./gemini-search.js";
 import { grokSearchProvider } from "./grok-search.js";
 import { OLLAMA_DEFAULT_HOST, ollamaSearchProvider } from "./ollama-search.js";
 import { perplexitySetup } from "./perplexity-setup.js";
@@ -28,6 +29,7 @@ export const GROK_DEFAULT_TIMEOUT_SECONDS = 60;
 export const BRAVE_KEY_HINT = "plugins.entries.brave.config.webSearch.apiKey or BRAVE_API_KEY";
 export const TAVILY_KEY_HINT = "plugins.entries.tavily.config.webSearch.apiKey or TAVILY_API_KEY";
 export const EXA_KEY_HINT = "plugins.entries.exa.config.webSearch.apiKey or EXA_API_KEY";
+export const GEMINI_KEY_HINT = "plugins.entries.google.config.webSearch.apiKey, GEMINI_API_KEY or models.providers.google.apiKey";
 export const SEARXNG_URL_HINT = "plugins.entries.searxng.config.webSearch.baseUrl or SEARXNG_BASE_URL";
 
 type Resolver = (config: OpenClawConfig, env: NodeJS.ProcessEnv) => ProviderSetup;
@@ -42,6 +44,20 @@ export const PROVIDER_SETUPS: Readonly<Record<string, Resolver>> = {
     const apiKey = usableApiKey(webSearch?.apiKey) ?? nonEmpty(env.BRAVE_API_KEY);
     if (!apiKey) return { missing: `no API key is set: set ${BRAVE_KEY_HINT}` };
     return { provider: braveSearchProvider({ apiKey, baseUrl: webSearch?.baseUrl ?? BRAVE_DEFAULT_BASE_URL }), credentialHint: `the API key (${BRAVE_KEY_HINT})` };
+  },
+  gemini(config, env) {
+    const webSearch = config.plugins?.entries?.google?.config?.webSearch;
+    const apiKey = usableApiKey(webSearch?.apiKey) ?? nonEmpty(env.GEMINI_API_KEY) ?? configuredApiKey(config, "google");
+    if (!apiKey) return { missing: `no API key is set: set ${GEMINI_KEY_HINT}` };
+    return {
+      provider: geminiSearchProvider({
+        apiKey,
+        // models.providers.google.baseUrl is not reused: a model provider here speaks OpenAI's API, not generateContent.
+        baseUrl: geminiBaseUrl(webSearch?.baseUrl),
+        model: webSearch?.model ?? GEMINI_DEFAULT_SEARCH_MODEL,
+      }),
+      credentialHint: `the API key (${GEMINI_KEY_HINT})`,
+    };
   },
   grok(config, env) {
     const apiKey = xaiApiKey(config, env);

@@ -6,10 +6,10 @@ import { createWebSearchHost } from "./web-search-host.js";
 export const WEB_SEARCH_DEFAULTS = { maxResults: 5, timeoutSeconds: 30, cacheTtlMinutes: 15 } as const;
 
 /**
- * The providers auto-detection may pick, in OpenClaw's precedence (Brave 10, Grok 30, Perplexity
- * 50, Exa 65, Tavily 70, SearXNG 200). DuckDuckGo and Ollama are used only when named, as in OpenClaw.
+ * The providers auto-detection may pick, in OpenClaw's precedence (Brave 10, Gemini 20, Grok 30,
+ * Perplexity 50, Exa 65, Tavily 70, SearXNG 200). DuckDuckGo and Ollama are used only when named, as in OpenClaw.
  */
-export const AUTO_DETECT_ORDER = ["brave", "grok", "perplexity", "exa", "tavily", "searxng"] as const;
+export const AUTO_DETECT_ORDER = ["brave", "gemini", "grok", "perplexity", "exa", "tavily", "searxng"] as const;
 
 /** web_search's host for this config, or why there is none (then web_search is not offered). */
 export type WebSearchSetup = { host: WebSearchHost; problem?: undefined } | { host?: undefined; problem: string };
