@@ -102,4 +102,30 @@ describe("web_search through the JSON search APIs", { timeout: 60_000 }, () => {
     expect(modelTraffic()).not.toContain(api.keys.gemini);
     expect(gw.output()).not.toContain(api.keys.gemini);
   });
+
+  it("an auto-detected provider that fails is followed by the next one; a pinned one that fails is the error, with no fallback", async () => {
+    api.failWith = { gemini: 500 };
+    api.perplexity.results = [{ title: "Second provider", url: "https://second.example/", snippet: "answered after gemini failed" }];
+    const google = { google: { config: { webSearch: { baseUrl: `${api.url}/v1beta` } } } };
+    const env = { GEMINI_API_KEY: api.keys.gemini, PERPLEXITY_API_KEY: api.keys.perplexity, PERPLEXITY_SEARCH_BASE_URL: api.url };
+    const auto = await gateway({ plugins: { entries: google } }, env);
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "fallback e2e" } }] }, { text: "Fell back." });
+    expect(await v1Chat(auto, "fallback", "search")).toBe("Fell back.");
+    expect(api.requests.map((r) => r.provider)).toEqual(["gemini", "perplexity"]);
+    const output = JSON.parse(toolResultsIn(model, 1)[0]!);
+    expect(output).toMatchObject({ kind: "results", provider: "perplexity", count: 1, results: [{ url: "https://second.example/" }] });
+    expect(output.fallbackFrom).toEqual([{ provider: "gemini", message: expect.stringContaining("HTTP 500") }]);
+    expect(toolResultsIn(model, 1)[0]).not.toContain("upstream body");
+    expect(modelTraffic()).not.toContain(api.keys.gemini);
+    expect(auto.output()).not.toContain(api.keys.gemini);
+
+    api.requests.length = 0;
+    const pinned = await gateway({ plugins: { entries: google }, tools: { web: { search: { provider: "gemini" } } } }, env);
+    model.enqueue({ toolCalls: [{ name: "web_search", arguments: { query: "pinned e2e" } }] }, { text: "Failed." });
+    expect(await v1Chat(pinned, "pinned", "search")).toBe("Failed.");
+    expect(api.requests.map((r) => r.provider)).toEqual(["gemini"]);
+    const error = JSON.parse(toolResultsIn(model, 3)[0]!);
+    expect(error).toMatchObject({ kind: "error", provider: "gemini", error: "provider_error", message: expect.stringContaining("HTTP 500") });
+    expect(error.fallbackFrom).toBeUndefined();
+  });
 });

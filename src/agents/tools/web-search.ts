@@ -25,6 +25,9 @@ const WebSearchParameters = Type.Object({
 });
 export type WebSearchArgs = Static<typeof WebSearchParameters>;
 
+/** OpenClaw's provider-specific arguments this gateway does not send (Perplexity's content limits and domains, Exa's mode and contents): refused, never dropped. */
+const UNSUPPORTED_ARGUMENTS = ["domain_filter", "max_tokens", "max_tokens_per_page", "type", "contents"] as const;
+
 /** What the model is told the tool gives: a list of pages, or an answer-style provider's written answer. */
 const DESCRIPTIONS = {
   results:
@@ -58,6 +61,15 @@ export function createWebSearchTool(style: WebSearchStyle = "results"): AgentToo
       if (!host) return toolError(TOOL_ERRORS.webSearchUnavailable());
       const query = String(args.query ?? "").trim();
       if (!query) return toolError(TOOL_ERRORS.argumentsInvalid("web_search", "query is empty"));
+      const unsupported = UNSUPPORTED_ARGUMENTS.filter((name) => (args as Record<string, unknown>)[name] !== undefined);
+      if (unsupported.length > 0) {
+        return toolError(
+          TOOL_ERRORS.argumentsInvalid(
+            "web_search",
+            `${unsupported.join(", ")} ${unsupported.length > 1 ? "are" : "is"} not supported here; leave ${unsupported.length > 1 ? "them" : "it"} out`,
+          ),
+        );
+      }
       if (args.freshness && args.date_after) return toolError(TOOL_ERRORS.argumentsInvalid("web_search", "give freshness or date_after/date_before, not both"));
       return host.search(searchQuery(args, query, host.maxResults), signal);
     },

@@ -8,8 +8,8 @@ export const WEB_SEARCH_PROVIDERS = ["brave", "gemini", "grok", "perplexity", "e
 const WebSearchSettings = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   /**
-   * Omitted: the first provider that is set up, in OpenClaw's auto-detection order (web-search-setup.ts);
-   * DuckDuckGo and Ollama only when named. Any of
+   * Omitted: the providers that are set up, in OpenClaw's auto-detection order (web-search-setup.ts),
+   * each next one asked when the one before fails; DuckDuckGo and Ollama only when named. Any of
    * OpenClaw's other providers loads with a warning that it is not supported (web_search is not offered).
    */
   provider: Type.Optional(NonEmptyString),

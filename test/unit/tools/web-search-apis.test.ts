@@ -207,3 +207,53 @@ describe("Gemini", () => {
     expect((await outputOf(google(), { query: "empty" })).message).toContain("Gemini gave no answer (STOP)");
   });
 });
+
+describe("falling back to the next auto-detected provider", () => {
+  const env = () => ({ GEMINI_API_KEY: fake.keys.gemini, PERPLEXITY_API_KEY: fake.keys.perplexity, PERPLEXITY_SEARCH_BASE_URL: fake.url, EXA_API_KEY: fake.keys.exa });
+  const auto = () =>
+    hostFor({ plugins: { entries: { google: { config: { webSearch: { baseUrl: `${fake.url}/v1beta` } } }, exa: { config: { webSearch: { baseUrl: fake.url } } } } } }, env());
+
+  it("asks the next one when the first fails, says which answered and summarizes the failure without the key or its body", async () => {
+    fake.failWith = { gemini: 500 };
+    fake.perplexity.results = [{ title: "Fallback hit", url: "https://fallback.example/", snippet: "from perplexity" }];
+    const result = await run(auto(), { query: "fall back" });
+    const output = JSON.parse(textOf(result));
+    expect(output).toMatchObject({ kind: "results", provider: "perplexity", count: 1 });
+    expect(output.fallbackFrom).toEqual([{ provider: "gemini", message: 'gemini search for "fall back" failed: HTTP 500 Internal Server Error' }]);
+    expect(result.details).toMatchObject({ provider: "perplexity", fallbackFrom: ["gemini"] });
+    expect(fake.requests.map((r) => r.provider)).toEqual(["gemini", "perplexity"]);
+    expect(textOf(result)).not.toContain(fake.keys.gemini);
+    expect(textOf(result)).not.toContain("upstream body");
+  });
+
+  it("when every one fails, reports the first one's error with the others after it", async () => {
+    fake.failWith = { gemini: 500, perplexity: 503, exa: 429 };
+    const output = await outputOf(auto(), { query: "all down" });
+    expect(output).toMatchObject({ kind: "error", provider: "gemini", error: "provider_error" });
+    expect(output.message).toMatch(
+      /^gemini search for "all down" failed: HTTP 500 .*; the next auto-detected providers failed too: perplexity \(.*HTTP 503.*\); exa \(.*rate limited.*\)$/,
+    );
+    expect(fake.requests.map((r) => r.provider)).toEqual(["gemini", "perplexity", "exa"]);
+  });
+
+  it("a pinned provider never falls back; an argument the first cannot take is refused without asking the next", async () => {
+    fake.failWith = { gemini: 500 };
+    const pinned = hostFor(
+      { plugins: { entries: { google: { config: { webSearch: { baseUrl: `${fake.url}/v1beta` } } } } }, tools: { web: { search: { provider: "gemini" } } } },
+      env(),
+    );
+    expect(await outputOf(pinned, { query: "pinned" })).toMatchObject({ kind: "error", provider: "gemini", message: expect.stringContaining("HTTP 500") });
+    expect(fake.requests.map((r) => r.provider)).toEqual(["gemini"]);
+    expect(errorOf(await run(auto(), { query: "q", country: "US" })).message).toContain("country is not supported by gemini");
+    expect(fake.requests).toHaveLength(1);
+  });
+});
+
+describe("OpenClaw's arguments this gateway does not send", () => {
+  it("refuses Perplexity's domain_filter and content limits and Exa's type and contents by name, before asking", async () => {
+    const host = hostFor({}, { EXA_API_KEY: fake.keys.exa });
+    expect(errorOf(await run(host, { query: "q", domain_filter: ["-reddit.com"], max_tokens: 100 })).message).toContain("domain_filter, max_tokens are not supported here");
+    expect(errorOf(await run(host, { query: "q", type: "neural", contents: { text: true } })).message).toContain("type, contents are not supported here");
+    expect(fake.requests).toHaveLength(0);
+  });
+});

@@ -15,31 +15,33 @@ export const AUTO_DETECT_ORDER = ["brave", "gemini", "grok", "perplexity", "exa"
 export type WebSearchSetup = { host: WebSearchHost; problem?: undefined } | { host?: undefined; problem: string };
 
 /**
- * Picks the provider: `tools.web.search.provider` when set (one that lacks its key or address is
- * not replaced by another), else the first in AUTO_DETECT_ORDER that is set up.
+ * Picks the providers: `tools.web.search.provider` when set, the only one asked (one that lacks its
+ * key or address is not replaced by another); else every provider in AUTO_DETECT_ORDER that is set
+ * up, the first asked first and each next one only when the one before failed, as in OpenClaw.
  */
 export function webSearchSetup(config: OpenClawConfig, env: NodeJS.ProcessEnv): WebSearchSetup {
   const settings = config.tools?.web?.search ?? {};
   if (settings.enabled === false) return { problem: "tools.web.search.enabled is false" };
-  let chosen: ReadyProvider;
+  let chosen: ReadyProvider[];
   if (settings.provider) {
     const resolve = PROVIDER_SETUPS[settings.provider];
     if (!resolve) return { problem: `tools.web.search.provider "${settings.provider}" is not supported here (${Object.keys(PROVIDER_SETUPS).join(", ")})` };
     const setup = resolve(config, env);
     if ("missing" in setup) return { problem: `tools.web.search.provider is "${settings.provider}" but ${setup.missing}` };
-    chosen = setup;
+    chosen = [setup];
   } else {
-    const [first] = autoDetected(config, env);
-    if (!first) return { problem: `no web search provider is set up: ${howToSetUp(config, env)}, or name duckduckgo or ollama in tools.web.search.provider` };
-    chosen = first;
+    chosen = autoDetected(config, env);
+    if (chosen.length === 0) return { problem: `no web search provider is set up: ${howToSetUp(config, env)}, or name duckduckgo or ollama in tools.web.search.provider` };
   }
-  const timeoutSeconds = settings.timeoutSeconds ?? chosen.defaultTimeoutSeconds ?? WEB_SEARCH_DEFAULTS.timeoutSeconds;
+  const candidates = chosen.map((ready) => ({
+    provider: ready.provider,
+    credentialHint: ready.credentialHint,
+    timeoutMs: (settings.timeoutSeconds ?? ready.defaultTimeoutSeconds ?? WEB_SEARCH_DEFAULTS.timeoutSeconds) * 1000,
+  }));
   return {
-    host: createWebSearchHost(chosen.provider, {
+    host: createWebSearchHost(candidates, {
       maxResults: settings.maxResults ?? WEB_SEARCH_DEFAULTS.maxResults,
-      timeoutMs: timeoutSeconds * 1000,
       cacheTtlMs: (settings.cacheTtlMinutes ?? WEB_SEARCH_DEFAULTS.cacheTtlMinutes) * 60_000,
-      credentialHint: chosen.credentialHint,
     }),
   };
 }
