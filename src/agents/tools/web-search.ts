@@ -8,15 +8,15 @@ const DATE = "^\\d{4}-\\d{2}-\\d{2}$";
 const WebSearchParameters = Type.Object({
   query: Type.String({ description: "What to search for.", minLength: 1 }),
   count: Type.Optional(Type.Integer({ description: "Results to return (1-10; default 5, at most tools.web.search.maxResults).", minimum: 1, maximum: 10 })),
-  country: Type.Optional(Type.String({ description: '2-letter ISO country code, e.g. "US", "DE" (Brave).', pattern: "^[A-Za-z]{2}$" })),
+  country: Type.Optional(Type.String({ description: '2-letter ISO country code, e.g. "US", "DE" (Brave, Perplexity).', pattern: "^[A-Za-z]{2}$" })),
   language: Type.Optional(Type.String({ description: 'ISO 639-1 language code for the results, e.g. "en", "de".' })),
   search_lang: Type.Optional(Type.String({ description: 'Brave search-language code, e.g. "en-gb", "zh-hans" (Brave only).' })),
   ui_lang: Type.Optional(Type.String({ description: 'Language of the UI strings with a region, e.g. "en-US" (Brave only).' })),
   freshness: Type.Optional(
     Type.Union([Type.Literal("day"), Type.Literal("week"), Type.Literal("month"), Type.Literal("year")], { description: "Only results from the past day, week, month or year." }),
   ),
-  date_after: Type.Optional(Type.String({ description: "Only results published after this date, YYYY-MM-DD (Brave).", pattern: DATE })),
-  date_before: Type.Optional(Type.String({ description: "Only results published before this date, YYYY-MM-DD; needs date_after (Brave).", pattern: DATE })),
+  date_after: Type.Optional(Type.String({ description: "Only results published after this date, YYYY-MM-DD (Brave, Perplexity, Exa, Gemini).", pattern: DATE })),
+  date_before: Type.Optional(Type.String({ description: "Only results published before this date, YYYY-MM-DD (Brave: needs date_after).", pattern: DATE })),
   categories: Type.Optional(Type.String({ description: 'Comma-separated SearXNG categories, e.g. "news" (SearXNG only).' })),
   region: Type.Optional(Type.String({ description: 'DuckDuckGo region code, e.g. "us-en", "de-de" (DuckDuckGo only).', pattern: "^[a-z]{2,3}-[a-z]{2,3}$" })),
   safeSearch: Type.Optional(
@@ -70,7 +70,12 @@ export function createWebSearchTool(style: WebSearchStyle = "results"): AgentToo
           ),
         );
       }
-      if (args.freshness && args.date_after) return toolError(TOOL_ERRORS.argumentsInvalid("web_search", "give freshness or date_after/date_before, not both"));
+      if (args.freshness && (args.date_after || args.date_before)) {
+        return toolError(TOOL_ERRORS.argumentsInvalid("web_search", "give freshness or date_after/date_before, not both"));
+      }
+      if (args.date_after && args.date_before && args.date_after > args.date_before) {
+        return toolError(TOOL_ERRORS.argumentsInvalid("web_search", `date_after ${args.date_after} is later than date_before ${args.date_before}`));
+      }
       return host.search(searchQuery(args, query, host.maxResults), signal);
     },
   };

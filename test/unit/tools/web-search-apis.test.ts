@@ -257,3 +257,14 @@ describe("OpenClaw's arguments this gateway does not send", () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
+
+describe("date arguments", () => {
+  it("freshness goes with neither date; date_after may not be later than date_before", async () => {
+    const host = hostFor({}, { EXA_API_KEY: fake.keys.exa });
+    expect(errorOf(await run(host, { query: "q", freshness: "week", date_before: "2026-01-01" })).message).toContain("give freshness or date_after/date_before, not both");
+    expect(errorOf(await run(host, { query: "q", date_after: "2026-02-01", date_before: "2026-01-01" })).message).toContain(
+      "date_after 2026-02-01 is later than date_before 2026-01-01",
+    );
+    expect(fake.requests).toHaveLength(0);
+  });
+});
