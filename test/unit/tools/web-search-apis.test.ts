@@ -268,3 +268,28 @@ describe("date arguments", () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
+
+describe("the cache with these providers", () => {
+  it("reuses Gemini's answer for the same query whatever the count; after a fallback the failed provider is asked again, the answer that came is reused", async () => {
+    fake.gemini = { answer: "Cached answer.", sources: [] };
+    const raw = {
+      plugins: { entries: { google: { config: { webSearch: { apiKey: fake.keys.gemini, baseUrl: `${fake.url}/v1beta` } } } } },
+      tools: { web: { search: { cacheTtlMinutes: 5 } } },
+    };
+    const gemini = webSearchSetup(validateConfig(raw, {}).config, {}).host!;
+    const query = `cache ${Date.now()}`;
+    await run(gemini, { query, count: 2 });
+    expect(await outputOf(gemini, { query, count: 5 })).toMatchObject({ kind: "answer", provider: "gemini", cached: true });
+    expect(fake.requests).toHaveLength(1);
+
+    fake.failWith = { gemini: 500 };
+    fake.perplexity.results = [{ title: "Kept", url: "https://kept.example/", snippet: "kept" }];
+    const env = { GEMINI_API_KEY: fake.keys.gemini, PERPLEXITY_API_KEY: fake.keys.perplexity, PERPLEXITY_SEARCH_BASE_URL: fake.url };
+    const auto = webSearchSetup(validateConfig({ ...raw, plugins: { entries: { google: { config: { webSearch: { baseUrl: `${fake.url}/v1beta` } } } } } }, env).config, env).host!;
+    const other = `fallback cache ${Date.now()}`;
+    await run(auto, { query: other });
+    const again = await outputOf(auto, { query: other });
+    expect(again).toMatchObject({ kind: "results", provider: "perplexity", cached: true, fallbackFrom: [{ provider: "gemini" }] });
+    expect(fake.requests.map((r) => r.provider)).toEqual(["gemini", "gemini", "perplexity", "gemini"]);
+  });
+});
