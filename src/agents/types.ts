@@ -196,10 +196,14 @@ export interface WebSearchQuery {
   safeSearch?: "strict" | "moderate" | "off";
 }
 
-/** What web_search acts through: one provider with its limits and result cache (tools/web-search/). */
+/**
+ * What web_search acts through (tools/web-search/): its provider, with auto-detection the ones set
+ * up after it too (asked in turn when one fails), their limits and result cache.
+ */
 export interface WebSearchHost {
+  /** The provider asked first. */
   readonly provider: string;
-  /** The provider answers with one written answer and its sources (Grok), not a list of pages. */
+  /** The provider asked first answers with one written answer and its sources (Gemini, Grok, Sonar), not a list of pages. */
   readonly answers: boolean;
   /** The most results a call may ask for (`tools.web.search.maxResults`), also the default count. */
   readonly maxResults: number;
