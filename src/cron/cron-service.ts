@@ -12,6 +12,7 @@ import { assertJobTargets } from "./job-targets.js";
 import { createJob, JobInputError, patchJob, type CronJobInput, type CronJobPatch } from "./job-input.js";
 import type { CronChannelPort, CronConversations, CronEvent } from "./ports.js";
 import { CronRunPipeline } from "./run-pipeline.js";
+import type { TaskRecorder } from "../tasks/index.js";
 import { CronScheduler } from "./scheduler.js";
 import { nextRunAt } from "./schedule.js";
 import type { CronJob, CronRunEntry } from "./types.js";
@@ -27,6 +28,8 @@ export interface CronServiceDeps {
   emit: (event: CronEvent) => void;
   clock?: CronClock;
   queueForHeartbeat?: (agentId: string, sessionKey: string, text: string, key: string) => boolean;
+  /** The background task ledger: every run is a `cron` task. */
+  tasks?: TaskRecorder;
 }
 
 export interface ListQuery {
@@ -79,6 +82,7 @@ export class CronService {
       job: (id) => this.jobs.get(id),
       forget: (id) => this.jobs.delete(id),
       stopping: () => this.stopping,
+      ...(deps.tasks ? { tasks: deps.tasks } : {}),
     });
     this.scheduler = new CronScheduler({
       clock: this.clock,

@@ -11,6 +11,7 @@ import { runJob } from "./run-job.js";
 import { nextRunAt } from "./schedule.js";
 import type { CronDeliveryStatus, CronJob, CronRunEntry, CronRunOutcome } from "./types.js";
 import { webhookPolicy } from "./webhook-policy.js";
+import type { TaskRecorder } from "../tasks/index.js";
 
 export interface RunPipelineDeps {
   clock: CronClock;
@@ -24,6 +25,8 @@ export interface RunPipelineDeps {
   job: (id: string) => CronJob | undefined;
   forget: (id: string) => void;
   stopping: () => boolean;
+  /** The background task ledger: every run is a `cron` task. */
+  tasks?: TaskRecorder;
 }
 
 const SUMMARY_CHARS = 200;
@@ -150,6 +153,14 @@ export class CronRunPipeline {
     else job.state.nextRunAtMs = following;
     deps.store().saveJob(job);
     deps.emit({ action: "started", jobId: job.id, runId, runAtMs: startedAt });
+    deps.tasks?.started({
+      runtime: "cron",
+      runId,
+      agentId: deps.conversations.resolveSessionKey(undefined, job.agentId).agentId,
+      task: job.payload.kind === "systemEvent" ? job.payload.text : job.payload.message,
+      sourceId: job.id,
+      label: job.name,
+    });
     let outcome: CronRunOutcome;
     try {
       outcome = await runJob(job, runId, { conversations: deps.conversations, channels: deps.channels, queueForHeartbeat: deps.queueForHeartbeat });
@@ -158,6 +169,12 @@ export class CronRunPipeline {
     }
     // A run cut short by our own shutdown stays marked running: the next start records it as interrupted.
     if (deps.stopping()) return;
+    deps.tasks?.ended(runId, {
+      status: outcome.status === "ok" ? "succeeded" : "failed",
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.text ? { summary: outcome.text } : {}),
+      ...(outcome.sessionKey ? { childSessionKey: outcome.sessionKey } : {}),
+    });
     const endedAt = deps.clock.now();
     // Removed while it ran: there is no job left to record the run against. An edit while it ran
     // (`cron.update` replaces the job object) keeps the run: it is recorded, counted and

@@ -53,6 +53,7 @@ import { registerHooksRoutes } from "./http/hooks-routes.js";
 import { InternalHookRunner } from "../hooks/internal/hook-runner.js";
 import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
+import { TaskLedger } from "../tasks/index.js";
 import { TraceRecorder } from "../traces/index.js";
 import { registerSessionCreateMethods } from "./methods/session-create-methods.js";
 import { registerSessionReadMethods } from "./methods/session-read-methods.js";
@@ -253,6 +254,8 @@ export class GatewayServer {
   /** Every run's trace (docs/traces.md). */
   readonly traces: TraceRecorder;
   readonly subagents: SubagentService;
+  /** Background tasks: sub-agent spawns and cron runs (docs/automation.md, "Background tasks"). */
+  readonly tasks: TaskLedger;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
   /** sessions_search's index of the transcripts; opened at the first search. */
@@ -551,7 +554,9 @@ export class GatewayServer {
     this.acp = acp.manager;
     this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.toolServices.questions = askUserHost(this.questions, this.questionChats, (runId) => this.conversations.runs.get(runId)?.startedBy);
+    this.tasks = new TaskLedger({ stateDir: opts.stateDir, logger: opts.logger });
     this.subagents = new SubagentService({
+      tasks: this.tasks,
       acp: acp.children,
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
@@ -656,6 +661,7 @@ export class GatewayServer {
       },
     };
     this.cron = new CronService({
+      tasks: this.tasks,
       stateDir: opts.stateDir,
       config: () => opts.loadedConfig().config,
       conversations: this.conversations,
@@ -748,6 +754,8 @@ export class GatewayServer {
     if (interrupted.length > 0) this.opts.logger.warn({ sessions: interrupted }, "runs interrupted by the last shutdown were released");
     // ACP processes a crash left behind are ended before their sub-agent rounds are settled.
     this.acp.start();
+    // Tasks the last process left running are lost before sub-agents and cron record anything new.
+    await this.tasks.start().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "background task ledger did not start"));
     // Open sub-agent rounds and owed announcements from the last process are picked up here.
     this.subagents.start();
     await app.ready();
@@ -939,6 +947,7 @@ export class GatewayServer {
       this.sessionSearch.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "session search index did not close cleanly")),
     );
     this.maintenance.stop();
+    await stage("task ledger close", () => this.tasks.stop());
     await stage("run traces close", () => this.traces.close().catch((err) => this.opts.logger.warn({ err: (err as Error).message }, "run traces did not close cleanly")));
     this.sessions.close();
     this.ledger.close();

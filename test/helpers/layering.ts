@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["acp", "hooks"],
   ["traces"],
   ["agents"],
-  ["memory"],
+  ["memory", "tasks"],
   ["sessions"],
   ["models"],
   ["config"],

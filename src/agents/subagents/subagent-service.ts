@@ -23,6 +23,8 @@ import { MAX_STEER_MESSAGE_CHARS, STEER_ABORT_SETTLE_TIMEOUT_MS, STEER_RATE_LIMI
 import type { AcpChildPort, AcpChildRun } from "./acp-child-port.js";
 import { prepareAcpSpawn } from "./prepare-acp-spawn.js";
 import { sleep as delay } from "../../infra/sleep.js";
+import type { TaskRecorder } from "../../tasks/index.js";
+import { subagentTaskEnd, subagentTaskStart } from "./subagent-task.js";
 
 export interface SubagentServiceDeps {
   stateDir: string;
@@ -41,6 +43,8 @@ export interface SubagentServiceDeps {
   threads?: SubagentThreadPort;
   /** External ACP agents for `runtime: "acp"` children; without it such spawns are refused. */
   acp?: AcpChildPort;
+  /** The background task ledger: each spawn is a task, ended with its first round. */
+  tasks?: TaskRecorder;
 }
 
 export interface SpawnAccepted {
@@ -208,6 +212,7 @@ export class SubagentService {
     // On disk before the child starts: a crash from here on still ends in an announcement.
     this.registry.add(record);
     await this.registry.whenDurable();
+    this.deps.tasks?.started(subagentTaskStart(record));
     if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
     try {
       const outcome = await this.deps.conversations.submit({
@@ -275,6 +280,7 @@ export class SubagentService {
     // On disk before the agent starts: a crash from here on still ends in an announcement.
     this.registry.add(record);
     await this.registry.whenDurable();
+    this.deps.tasks?.started(subagentTaskStart(record));
     if (record.thread) this.deps.threads!.bind(record.thread, record.childSessionKey, taskLabel(record));
     this.trackAcpRun(record, this.deps.acp!.run({ sessionKey: record.childSessionKey, text: task, mode: "prompt", ...acpTurnOptions(record) }));
     return { status: "accepted", runId: record.runId, childSessionKey: record.childSessionKey, mode: record.spawnMode, runtime: "acp" };
@@ -478,6 +484,7 @@ export class SubagentService {
     record.outcome = outcome;
     record.endedReason = reason;
     if (error) record.lastError = error;
+    this.deps.tasks?.ended(record.runId, subagentTaskEnd(outcome, record.lastError, resultText));
     // A session-mode child stays for follow-up steers unless it was killed or its session went away.
     if (record.spawnMode === "run" || outcome === "killed" || outcome === "reset" || outcome === "deleted") this.markEnded(record, now);
     this.announcements.open(record, { outcome, reason, resultText, endedAt: now });

@@ -1,0 +1,3 @@
+export { TaskLedger, type TaskLedgerOptions } from "./task-ledger.js";
+export { LOST_TASK_RETENTION_MS, MAX_ENDED_TASKS, TASK_RETENTION_MS, TaskStore, type TaskQuery } from "./task-store.js";
+export * from "./types.js";

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import type { Logger } from "../infra/logger.js";
+import { TaskStore, type TaskQuery } from "./task-store.js";
+import type { TaskEnd, TaskRecord, TaskRecorder, TaskStart } from "./types.js";
+
+const PRUNE_INTERVAL_MS = 60 * 60_000;
+const LOST_ERROR = "the gateway stopped while this task ran (crash, kill or shutdown); nothing runs it now";
+
+export interface TaskLedgerOptions {
+  stateDir: string;
+  logger: Pick<Logger, "warn">;
+  now?: () => number;
+}
+
+/**
+ * The gateway's background task ledger (docs/automation.md, "Background tasks"). Producers record
+ * through `started`/`ended`, which return at once: the writes run in order once the store is open.
+ * The store is opened at start when its file exists, else with the first task, so a gateway that
+ * never runs background work never loads SQLite.
+ */
+export class TaskLedger implements TaskRecorder {
+  private readonly file: string;
+  private readonly now: () => number;
+  private opening?: Promise<TaskStore>;
+  private pruneTimer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly opts: TaskLedgerOptions) {
+    this.file = TaskStore.fileIn(opts.stateDir);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Tasks the last process left unfinished become `lost`; ended ones past retention go. Then hourly maintenance. */
+  async start(): Promise<void> {
+    if (fs.existsSync(this.file)) {
+      await this.write((store) => {
+        const lost = store.markUnfinishedLost(this.now(), LOST_ERROR);
+        if (lost > 0) this.opts.logger.warn({ lost }, "background tasks left running by the last shutdown were marked lost");
+        store.prune(this.now());
+      });
+    }
+    this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
+    this.pruneTimer.unref();
+  }
+
+  started(start: TaskStart): void {
+    void this.write((store) => store.insert(randomUUID(), start, this.now()));
+  }
+
+  ended(runId: string, end: TaskEnd): void {
+    void this.write((store) => store.end(runId, end, this.now()));
+  }
+
+  /** Ends `runId`'s task as the caller says, after the writes queued before it; true when this ended it. */
+  async end(runId: string, end: TaskEnd): Promise<boolean> {
+    return (await this.write((store) => store.end(runId, end, this.now()))) ?? false;
+  }
+
+  async list(query: TaskQuery): Promise<TaskRecord[]> {
+    return (await this.read((store) => store.list(query))) ?? [];
+  }
+
+  async lookup(token: string): Promise<TaskRecord | undefined> {
+    return this.read((store) => store.lookup(token));
+  }
+
+  async prune(): Promise<number> {
+    return (await this.read((store) => store.prune(this.now()))) ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.pruneTimer);
+    const opening = this.opening;
+    this.opening = undefined;
+    if (opening) (await opening.catch(() => undefined))?.close();
+  }
+
+  /** Reads the store if it exists (an absent ledger has no tasks); reads wait for earlier writes. */
+  private async read<T>(fn: (store: TaskStore) => T): Promise<T | undefined> {
+    if (!this.opening && !fs.existsSync(this.file)) return undefined;
+    const store = await this.open();
+    return fn(store);
+  }
+
+  /** Writes after the ones queued before; a failure is logged (with no task text), never thrown at a producer. */
+  private async write<T>(fn: (store: TaskStore) => T): Promise<T | undefined> {
+    if (this.closed) return undefined;
+    try {
+      return fn(await this.open());
+    } catch (err) {
+      this.opts.logger.warn({ err: (err as Error).message }, "background task ledger write failed");
+      return undefined;
+    }
+  }
+
+  private open(): Promise<TaskStore> {
+    if (this.closed) return Promise.reject(new Error("the task ledger is closed (the gateway is stopping)"));
+    this.opening ??= TaskStore.open(this.file);
+    const opening = this.opening;
+    // A failed open is not kept: the next write tries again.
+    opening.catch(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
+  }
+}
