@@ -56,6 +56,7 @@ export interface ChannelManagerDeps {
   store: SessionStore;
   ledger: IdempotencyLedger;
   subagentsCommand?: InboundDispatchDeps["subagentsCommand"];
+  tasksCommand?: InboundDispatchDeps["tasksCommand"];
   acpCommand?: InboundDispatchDeps["acpCommand"];
   approveCommand?: InboundDispatchDeps["approveCommand"];
   answerCommand?: InboundDispatchDeps["answerCommand"];
@@ -160,6 +161,7 @@ export class ChannelManager {
       delivery: this.delivery,
       logger: deps.logger,
       subagentsCommand: deps.subagentsCommand,
+      tasksCommand: deps.tasksCommand,
       acpCommand: deps.acpCommand,
       approveCommand: deps.approveCommand,
       answerCommand: deps.answerCommand,

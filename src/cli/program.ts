@@ -387,6 +387,33 @@ traces
     const { tracesShowCommand } = await import("./traces-command.js");
     await tracesShowCommand(runId, opts);
   });
+const tasks = program.command("tasks").description("background tasks on the gateway: sub-agent spawns and cron runs (bare: tasks list)");
+withClientFlags(tasks.command("list", { isDefault: true }).description("background tasks, newest first"))
+  .option("--runtime <name>", "only this kind: subagent, acp, cron or cli")
+  .option("--status <name>", "only this status: queued, running, succeeded, failed, timed_out, cancelled or lost")
+  .action(async (opts) => {
+    const { tasksListCommand } = await import("./tasks-command.js");
+    await tasksListCommand(opts);
+  });
+withClientFlags(tasks.command("show <lookup>").description("one task by task id, run id or session key")).action(async (lookup: string, opts) => {
+  const { tasksShowCommand } = await import("./tasks-command.js");
+  await tasksShowCommand(lookup, opts);
+});
+withClientFlags(tasks.command("cancel <lookup>").description("cancel a running task (kills the sub-agent, aborts the cron run)")).action(async (lookup: string, opts) => {
+  const { tasksCancelCommand } = await import("./tasks-command.js");
+  await tasksCancelCommand(lookup, opts);
+});
+for (const name of ["notify", "retry", "dismiss", "audit", "maintenance", "flow"]) {
+  tasks
+    .command(name)
+    .description(`OpenClaw's \`tasks ${name}\`: not supported here (refused)`)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      const { tasksUnsupported } = await import("./tasks-command.js");
+      tasksUnsupported(name);
+    });
+}
 const evals = program.command("eval").description("run eval suites against the agent (docs/evals.md)");
 evals
   .command("run <suite>")

@@ -9,6 +9,8 @@ import { readOnlyAdminPort } from "./chat-admin-port.js";
 export interface ChatCommands {
   /** `/subagents …`: the caller's session key and what follows the command; resolves to the reply text. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/tasks`: the session's background tasks. */
+  tasks?: ChatCommandContext["tasks"];
   /** `/acp …`: the same shape as `subagents`. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
   /** `/approve <id> <decision>`: answers a pending exec approval; resolves to the reply text. */
@@ -67,6 +69,7 @@ export function operatorCommandContext(
     config: gateway.config,
     sessions: gateway.sessions(),
     ...(commands.subagents ? { subagents: commands.subagents } : {}),
+    ...(commands.tasks ? { tasks: commands.tasks } : {}),
     ...(commands.acp ? { acp: commands.acp } : {}),
     ...(commands.approve ? { approve: commands.approve } : {}),
     ...(commands.answer ? { answer: commands.answer } : {}),

@@ -53,7 +53,8 @@ import { registerHooksRoutes } from "./http/hooks-routes.js";
 import { InternalHookRunner } from "../hooks/internal/hook-runner.js";
 import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
-import { TaskLedger } from "../tasks/index.js";
+import { registerTaskMethods } from "./methods/task-methods.js";
+import { renderTaskBoard, TaskLedger } from "../tasks/index.js";
 import { TraceRecorder } from "../traces/index.js";
 import { registerSessionCreateMethods } from "./methods/session-create-methods.js";
 import { registerSessionReadMethods } from "./methods/session-read-methods.js";
@@ -316,6 +317,8 @@ export class GatewayServer {
   private readonly threadBindings: ThreadBindingStore;
   /** `/subagents …` typed in a chat (WebSocket or channel), for the session it was typed in. */
   private readonly subagentsCommand = (sessionKey: string, args: string) => runSubagentsCommand(sessionKey, args, { service: this.subagents });
+  /** `/tasks` typed in a chat: the session's background tasks. */
+  private readonly tasksCommand = (sessionKey: string) => renderTaskBoard(this.tasks, sessionKey, this.conversations.resolveSessionKey(sessionKey, undefined).agentId, Date.now());
   /** `/acp …` typed in a chat. */
   private readonly acpCommand = (sessionKey: string, args: string) =>
     runAcpCommand(sessionKey, args, {
@@ -378,6 +381,7 @@ export class GatewayServer {
   private readonly clientMedia: ClientMedia;
   private readonly operatorCommands: ChatCommands = {
     subagents: this.subagentsCommand,
+    tasks: this.tasksCommand,
     acp: this.acpCommand,
     approve: this.approveCommand,
     answer: this.answerCommand,
@@ -692,6 +696,12 @@ export class GatewayServer {
     this.toolServices.cron = createCronToolHost(this.cron);
     this.toolServices.gateway = createGatewayToolHost(() => this.runtime);
     registerCronMethods(this.methods, this.cron);
+    registerTaskMethods(this.methods, {
+      ledger: this.tasks,
+      subagents: this.subagents,
+      conversations: this.conversations,
+      canonicalSessionKey: (key) => this.conversations.resolveSessionKey(key, undefined).sessionKey,
+    });
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PREAUTH_PAYLOAD_BYTES, perMessageDeflate: false });
   }
 
@@ -835,6 +845,7 @@ export class GatewayServer {
           store: this.sessions,
           ledger: this.ledger,
           subagentsCommand: this.subagentsCommand,
+          tasksCommand: this.tasksCommand,
           acpCommand: this.acpCommand,
           approveCommand: this.approveCommand,
           answerCommand: this.answerCommand,

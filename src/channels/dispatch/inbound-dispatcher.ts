@@ -85,6 +85,8 @@ export interface InboundDispatchDeps {
   logger: Logger;
   /** `/subagents …` when the sub-agent registry is present. */
   subagentsCommand?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/tasks`: the session's background tasks. */
+  tasksCommand?: (sessionKey: string) => Promise<string>;
   /** `/acp …` when the ACP control plane is present. */
   acpCommand?: (sessionKey: string, args: string) => Promise<string>;
   /** `/skill`: the skills a user may run for an agent. */
@@ -758,6 +760,7 @@ export class InboundDispatcher {
       config: this.deps.config,
       sessions: this.deps.store,
       ...(this.deps.subagentsCommand ? { subagents: this.deps.subagentsCommand } : {}),
+      ...(this.deps.tasksCommand ? { tasks: this.deps.tasksCommand } : {}),
       ...(this.deps.acpCommand ? { acp: this.deps.acpCommand } : {}),
       ...(this.deps.approveCommand ? { approve: this.deps.approveCommand } : {}),
       ...(this.deps.answerCommand ? { answer: this.deps.answerCommand } : {}),

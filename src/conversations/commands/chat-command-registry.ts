@@ -31,6 +31,8 @@ export interface ChatCommandContext {
   goals?: GoalCommandPort;
   /** `/subagents …` for the session; absent when the gateway has no sub-agents. */
   subagents?: (sessionKey: string, args: string) => Promise<string>;
+  /** `/tasks`: the session's background tasks as a short list; absent where the surface has no task ledger. */
+  tasks?: (sessionKey: string) => Promise<string>;
   /** `/acp …` for the session; absent when the gateway has no ACP control plane. */
   acp?: (sessionKey: string, args: string) => Promise<string>;
   /** `/tools`: what the session's next turn could use, for this sender (and chat channel); absent where the surface cannot tell. */

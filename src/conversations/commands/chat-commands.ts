@@ -466,6 +466,13 @@ CHAT_COMMANDS.register({
 });
 
 CHAT_COMMANDS.register({
+  name: "tasks",
+  category: "status",
+  description: "this session's background tasks: sub-agents and their status",
+  handler: async (_args, ctx) => reply(ctx.tasks ? await ctx.tasks(ctx.sessionKey) : "Background tasks are not available here."),
+});
+
+CHAT_COMMANDS.register({
   name: "acp",
   description: "spawn | cancel | steer | close | status | sessions | doctor | help — external coding agents",
   ownerOnly: true,

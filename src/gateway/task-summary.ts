@@ -1,0 +1,58 @@
+import type { TaskRecord, TaskStatus } from "../tasks/index.js";
+
+/** OpenClaw's task-ledger RPC statuses: `succeeded` reads `completed`, `lost` reads `failed`. */
+export const LEDGER_RPC_STATUSES = ["queued", "running", "completed", "failed", "cancelled", "timed_out"] as const;
+export type LedgerRpcStatus = (typeof LEDGER_RPC_STATUSES)[number];
+
+const RPC_STATUS: Record<TaskStatus, LedgerRpcStatus> = {
+  queued: "queued",
+  running: "running",
+  succeeded: "completed",
+  failed: "failed",
+  timed_out: "timed_out",
+  cancelled: "cancelled",
+  lost: "failed",
+};
+
+/** The stored statuses a `tasks.list` status filter selects (the stored names select themselves). */
+export function storedStatusesFor(status: string): TaskStatus[] {
+  if (status === "completed") return ["succeeded"];
+  if (status === "failed") return ["failed", "lost"];
+  return [status as TaskStatus];
+}
+
+const TITLE_MAX_CHARS = 120;
+
+/**
+ * A task as `tasks.list`, `tasks.get` and `tasks.cancel` answer it: OpenClaw's TaskSummary fields
+ * this gateway has, plus `ledgerStatus` (the stored status, which tells `lost` from `failed`).
+ * `prompt` (the task text) only with `includePrompt` (tasks.get).
+ */
+export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } = {}): Record<string, unknown> {
+  const title = task.label ?? oneLine(task.task);
+  return {
+    id: task.taskId,
+    taskId: task.taskId,
+    kind: task.runtime,
+    runtime: task.runtime,
+    status: RPC_STATUS[task.status],
+    ledgerStatus: task.status,
+    title: title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title,
+    agentId: task.agentId,
+    ...(task.requesterSessionKey ? { sessionKey: task.requesterSessionKey } : {}),
+    ...(task.childSessionKey ? { childSessionKey: task.childSessionKey } : {}),
+    runId: task.runId,
+    ...(task.sourceId ? { sourceId: task.sourceId } : {}),
+    createdAt: task.createdAt,
+    updatedAt: task.lastEventAt,
+    ...(task.startedAt !== undefined ? { startedAt: task.startedAt } : {}),
+    ...(task.endedAt !== undefined ? { endedAt: task.endedAt } : {}),
+    ...(task.terminalSummary ? { terminalSummary: task.terminalSummary } : {}),
+    ...(task.error ? { error: task.error } : {}),
+    ...(opts.includePrompt ? { prompt: task.task } : {}),
+  };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
