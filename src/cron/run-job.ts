@@ -76,7 +76,7 @@ function finished(run: ConversationRun, sessionKey: string, unattended: boolean)
   const text = unattended ? stripHeartbeatToken(raw).text : raw;
   const base = { text, sessionKey, ...(run.result?.model ? { model: run.result.model } : {}) };
   if (run.status === "ok") return { status: "ok", ...base };
-  return { status: "error", error: run.result?.error?.message ?? `the turn ended as ${run.status}`, ...base };
+  return { status: "error", error: run.result?.error?.message ?? `the turn ended as ${run.status}`, ...base, ...(run.status === "timeout" ? { timedOut: true as const } : {}) };
 }
 
 /** An announce job whose chat cannot be reached fails before any model time is spent on it. */

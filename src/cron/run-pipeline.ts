@@ -156,7 +156,8 @@ export class CronRunPipeline {
     deps.tasks?.started({
       runtime: "cron",
       runId,
-      agentId: deps.conversations.resolveSessionKey(undefined, job.agentId).agentId,
+      // A job names its agent; without one it is the default agent's (resolved with no id, which cannot fail).
+      agentId: job.agentId ?? deps.conversations.resolveSessionKey(undefined, undefined).agentId,
       task: job.payload.kind === "systemEvent" ? job.payload.text : job.payload.message,
       sourceId: job.id,
       label: job.name,
@@ -170,7 +171,7 @@ export class CronRunPipeline {
     // A run cut short by our own shutdown stays marked running: the next start records it as interrupted.
     if (deps.stopping()) return;
     deps.tasks?.ended(runId, {
-      status: outcome.status === "ok" ? "succeeded" : "failed",
+      status: outcome.status === "ok" ? "succeeded" : outcome.timedOut ? "timed_out" : "failed",
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.text ? { summary: outcome.text } : {}),
       ...(outcome.sessionKey ? { childSessionKey: outcome.sessionKey } : {}),

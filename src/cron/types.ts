@@ -107,4 +107,6 @@ export interface CronRunOutcome {
   model?: string;
   /** True when the error is about the job itself (its target is gone), not a passing fault. */
   permanent?: boolean;
+  /** The turn hit its time limit (the run's error says so too). */
+  timedOut?: true;
 }

@@ -190,6 +190,7 @@ describe("background tasks", { timeout: 120_000 }, () => {
   it("a cron run is a cron task; a held one is cancelled through its run's abort", async () => {
     const heldRun = gate();
     servers.model.setResponder(async (req) => {
+      if (allTextOf(req).includes("too slow")) return { text: "never in time", delayMs: 30_000 };
       if (allTextOf(req).includes("hold this run")) {
         await heldRun.wait;
         return { text: "late" };
@@ -223,6 +224,12 @@ describe("background tasks", { timeout: 120_000 }, () => {
       }
       expect(runs).toEqual([expect.objectContaining({ status: "error", error: expect.stringMatching(/aborted/) })]);
       expect((await sock.request("tasks.get", { taskId: running.taskId })).payload.task.ledgerStatus).toBe("cancelled");
+
+      const limited = await cli(gw, ["cron", "add", "--name", "limited", "--every", "1d", "--message", "too slow", "--timeout-seconds", "1", "--json"]);
+      const limitedId = JSON.parse(limited.output).job.id;
+      expect((await sock.request("cron.run", { id: limitedId })).ok).toBe(true);
+      const timedOut = await taskWhere(sock, "the timed-out cron task", (t) => t.sourceId === limitedId && t.ledgerStatus !== "running");
+      expect(timedOut).toMatchObject({ ledgerStatus: "timed_out", status: "timed_out" });
     } finally {
       heldRun.release();
     }
