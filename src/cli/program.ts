@@ -387,7 +387,7 @@ traces
     const { tracesShowCommand } = await import("./traces-command.js");
     await tracesShowCommand(runId, opts);
   });
-const tasks = program.command("tasks").description("background tasks on the gateway: sub-agent spawns and cron runs (bare: tasks list)");
+const tasks = program.command("tasks").description("background tasks on the gateway: sub-agent spawns, cron runs, agent runs (bare: tasks list)");
 withClientFlags(tasks.command("list", { isDefault: true }).description("background tasks, newest first"))
   .option("--runtime <name>", "only this kind: subagent, acp, cron or cli")
   .option("--status <name>", "only this status: queued, running, succeeded, failed, timed_out, cancelled or lost")
@@ -399,7 +399,7 @@ withClientFlags(tasks.command("show <lookup>").description("one task by task id,
   const { tasksShowCommand } = await import("./tasks-command.js");
   await tasksShowCommand(lookup, opts);
 });
-withClientFlags(tasks.command("cancel <lookup>").description("cancel a running task (kills the sub-agent, aborts the cron run)")).action(async (lookup: string, opts) => {
+withClientFlags(tasks.command("cancel <lookup>").description("cancel a running task (kills the sub-agent, aborts the cron or agent run)")).action(async (lookup: string, opts) => {
   const { tasksCancelCommand } = await import("./tasks-command.js");
   await tasksCancelCommand(lookup, opts);
 });

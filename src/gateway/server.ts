@@ -255,7 +255,7 @@ export class GatewayServer {
   /** Every run's trace (docs/traces.md). */
   readonly traces: TraceRecorder;
   readonly subagents: SubagentService;
-  /** Background tasks: sub-agent spawns and cron runs (docs/automation.md, "Background tasks"). */
+  /** Background tasks: sub-agent spawns, cron runs, `agent` runs (docs/automation.md, "Background tasks"). */
   readonly tasks: TaskLedger;
   /** Opens nothing until an agent uses memory: the SQLite module loads on first use. */
   readonly memory: MemoryService;
@@ -592,7 +592,7 @@ export class GatewayServer {
       searchIndex: this.sessionSearch,
       redact: modelTextRedaction(() => opts.loadedConfig().config, process.env),
     });
-    registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
+    registerAgentMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia, this.tasks);
     registerChatMethods(this.methods, this.conversations, this.operatorCommands, this.clientMedia);
     registerChatInjectMethod(this.methods, this.conversations);
     registerSessionMethods(this.methods, this.conversations, this.sessionEvents);
@@ -924,6 +924,7 @@ export class GatewayServer {
     this.draining = true;
     const stage = <T>(name: string, start: () => Promise<T>): Promise<T> => this.stopStages.run(name, start);
     for (const t of this.timers) clearInterval(t);
+    this.tasks.stopRecording();
     // Hooks hear the shutdown first, within their time budget.
     const hooks = stage("internal hooks on gateway:shutdown", () => this.internalHooks.emitAndWait({ type: "gateway", action: "shutdown", context: { reason } }));
     this.trackUnfinishedTurns();

@@ -22,13 +22,19 @@ interface LiveRun {
 
 /**
  * Cancels a running task through the path that owns its run: a sub-agent or ACP child is killed
- * with its tree (as `subagents kill`), a cron run's turn is aborted. The ledger records `cancelled`
+ * with its tree (as `subagents kill`), a cron run's or an `agent` run's turn is aborted. The ledger records `cancelled`
  * before the abort, so the run's own end (an aborted turn's error) does not replace it; the answer
  * comes once the run has ended (or 10 s passed).
  */
 export async function cancelTask(task: TaskRecord, reason: string | undefined, deps: TaskCancelDeps): Promise<TaskCancelOutcome> {
   if (task.status !== "queued" && task.status !== "running") return { cancelled: false, reason: `task ${task.taskId} already ended (${task.status})` };
-  const live = task.runtime === "cron" ? cronRun(task, deps) : childRun(task, deps);
+  const live =
+    task.runtime === "cron"
+      ? // A cron run's turn is submitted under `cron:<runId>`: that is its conversation run's id.
+        turnRun(task, `cron:${task.runId}`, deps, " (a cron run queued for the next heartbeat cannot be cancelled)")
+      : task.runtime === "cli"
+        ? turnRun(task, task.runId, deps, "")
+        : childRun(task, deps);
   if ("reason" in live) return { cancelled: false, reason: live.reason };
   const marked = deps.ledger.end(task.runId, { status: "cancelled", error: reason ? `cancelled: ${reason}` : "cancelled by an operator" });
   live.abort();
@@ -45,9 +51,9 @@ function childRun(task: TaskRecord, deps: TaskCancelDeps): LiveRun | { reason: s
   return { abort: () => deps.subagents.kill(record), done: Promise.all(active.map((run) => run.done)) };
 }
 
-function cronRun(task: TaskRecord, deps: TaskCancelDeps): LiveRun | { reason: string } {
-  // A cron run's turn is submitted under `cron:<runId>`: that is its conversation run's id.
-  const run = deps.conversations.runs.get(`cron:${task.runId}`);
-  if (!run || run.endedAt) return { reason: `task ${task.taskId} has no live turn to abort (a run queued for the next heartbeat cannot be cancelled)` };
+/** A task whose work is one turn: its conversation run, aborted alone (the session's other runs go on). */
+function turnRun(task: TaskRecord, conversationRunId: string, deps: TaskCancelDeps, why: string): LiveRun | { reason: string } {
+  const run = deps.conversations.runs.get(conversationRunId);
+  if (!run || run.endedAt) return { reason: `task ${task.taskId} has no live turn to abort${why}` };
   return { abort: () => deps.conversations.abort(run.sessionKey, run.runId), done: run.done };
 }

@@ -25,6 +25,7 @@ export class TaskLedger implements TaskRecorder {
   private opening?: Promise<TaskStore>;
   private pruneTimer?: NodeJS.Timeout;
   private closed = false;
+  private recording = true;
 
   constructor(private readonly opts: TaskLedgerOptions) {
     this.file = TaskStore.fileIn(opts.stateDir);
@@ -45,11 +46,19 @@ export class TaskLedger implements TaskRecorder {
   }
 
   started(start: TaskStart): void {
-    void this.write((store) => store.insert(randomUUID(), start, this.now()));
+    if (this.recording) void this.write((store) => store.insert(randomUUID(), start, this.now()));
   }
 
   ended(runId: string, end: TaskEnd): void {
-    void this.write((store) => store.end(runId, end, this.now()));
+    if (this.recording) void this.write((store) => store.end(runId, end, this.now()));
+  }
+
+  /**
+   * The gateway is stopping: runs its drain aborts are not recorded as ended by their producers, so
+   * each task still running is `lost` at the next start, whichever producer ran it.
+   */
+  stopRecording(): void {
+    this.recording = false;
   }
 
   /** Ends `runId`'s task as the caller says, after the writes queued before it; true when this ended it. */

@@ -3,14 +3,14 @@ import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
-import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { allTextOf, isSubagentRequest, lastMessageOf } from "../helpers/model-request.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * The background task ledger end to end (real gateway, fake model): sub-agent spawns and cron
- * runs are tasks, `tasks.list|get|cancel` and `openclaw tasks …` read and cancel them, `/tasks`
+ * The background task ledger end to end (real gateway, fake model): sub-agent spawns, cron runs
+ * and `agent` runs are tasks, `tasks.list|get|cancel` and `openclaw tasks …` read and cancel them, `/tasks`
  * shows a session's, and a task running when the gateway is killed is `lost` after the restart.
  */
 
@@ -23,7 +23,7 @@ function gate(): { wait: Promise<void>; release: () => void } {
   return { wait, release };
 }
 
-/** The parent spawns a child for "spawn <task>"; a child answers by its task's name: ok-* after `okGate`, bad-* with a 400, held-* never. */
+/** The parent spawns a child for "spawn <task>" ("hold …" is held); a child answers by its task's name: ok-* after `okGate`, bad-* with a 400, held-* never. */
 function spawnResponder(okGate: Promise<void>, heldGate: Promise<void>) {
   return async (req: RecordedRequest) => {
     if (isSubagentRequest(req)) {
@@ -37,6 +37,10 @@ function spawnResponder(okGate: Promise<void>, heldGate: Promise<void>) {
       return { text: "child result: 42" };
     }
     const last = lastMessageOf(req);
+    if (last.role === "user" && last.text.startsWith("hold ")) {
+      await heldGate;
+      return { text: "too late" };
+    }
     if (last.role === "user" && last.text.startsWith("spawn ")) {
       const task = last.text.slice("spawn ".length);
       return { toolCalls: [{ name: "sessions_spawn", arguments: { task, label: task } }] };
@@ -235,7 +239,39 @@ describe("background tasks", { timeout: 120_000 }, () => {
     }
   });
 
-  it("a task running when the gateway is killed (SIGKILL) is lost after the restart", async () => {
+  it("an `agent` run is a cli task; a held one is cancelled through its run's abort", async () => {
+    const heldRun = gate();
+    servers.model.setResponder(async (req) => {
+      if (allTextOf(req).includes("hold agent run")) {
+        await heldRun.wait;
+        return { text: "late" };
+      }
+      return { text: "hi there" };
+    });
+    try {
+      const { gw, sock } = await start();
+      const said = await cli(gw, ["agent", "-m", "say hi"]);
+      expect(said.code, said.output).toBe(0);
+      const done = await taskWhere(sock, "the cli task", (t) => t.runtime === "cli" && t.ledgerStatus === "succeeded");
+      expect(done).toMatchObject({ kind: "cli", title: "say hi", childSessionKey: "agent:main:main", terminalSummary: "hi there" });
+      expect(done.sessionKey).toBeUndefined();
+
+      const env = { OPENCLAW_STATE_DIR: gw.stateDir, OPENCLAW_GATEWAY_TOKEN: gw.token, OPENCLAW_GATEWAY_PORT: String(gw.port) };
+      const held = spawnCli(["agent", "-m", "hold agent run"], env);
+      const running = await taskWhere(sock, "the held cli task", (t) => t.runtime === "cli" && t.title === "hold agent run" && t.ledgerStatus === "running");
+      await waitUntil(() => servers.model.requests.some((r) => allTextOf(r).includes("hold agent run")), 15_000, "the agent run's model call");
+      const cancelled = await cli(gw, ["tasks", "cancel", running.taskId]);
+      expect(cancelled.code, cancelled.output).toBe(0);
+      expect(cancelled.output).toContain(`Cancelled ${running.taskId} (cli) run ${running.runId}.`);
+      expect((await sock.request("agent.wait", { runId: running.runId, timeoutMs: 5_000 })).payload).toMatchObject({ status: "error", error: "aborted" });
+      expect(await held.exited).not.toBe(0);
+      expect((await sock.request("tasks.get", { taskId: running.taskId })).payload.task).toMatchObject({ ledgerStatus: "cancelled", error: "cancelled by an operator" });
+    } finally {
+      heldRun.release();
+    }
+  });
+
+  it("a task running when the gateway is killed (SIGKILL) or stopped (SIGTERM) is lost after the restart", async () => {
     const ok = gate();
     const held = gate();
     servers.model.setResponder(spawnResponder(ok.wait, held.wait));
@@ -252,6 +288,16 @@ describe("background tasks", { timeout: 120_000 }, () => {
       expect(lost).toMatchObject({ ledgerStatus: "lost", status: "failed", error: expect.stringMatching(/gateway stopped while this task ran/) });
       const listed = JSON.parse((await cli(second.gw, ["tasks", "list", "--status", "lost", "--json"])).output);
       expect(listed.tasks.map((t: any) => t.taskId)).toEqual([running.taskId]);
+
+      // A clean stop aborts the run it cuts; its task is lost as well, not cancelled.
+      const env = { OPENCLAW_STATE_DIR: stateDir, OPENCLAW_GATEWAY_TOKEN: second.gw.token, OPENCLAW_GATEWAY_PORT: String(second.gw.port) };
+      const agentRun = spawnCli(["agent", "-m", "hold this agent run"], env);
+      const cut = await taskWhere(second.sock, "the held agent run", (t) => t.runtime === "cli" && t.ledgerStatus === "running");
+      second.sock.close();
+      expect(await second.gw.stop("SIGTERM")).toBe(0);
+      await agentRun.exited;
+      const third = await start(stateDir);
+      expect((await third.sock.request("tasks.get", { taskId: cut.taskId })).payload.task).toMatchObject({ ledgerStatus: "lost" });
     } finally {
       ok.release();
       held.release();

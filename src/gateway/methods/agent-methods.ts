@@ -1,4 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import type { TaskRecorder } from "../../tasks/index.js";
+import { trackAgentRunTask } from "../agent-run-task.js";
 import type { ConversationPort } from "../../agents/conversation-port.js";
 import { agentDelivery, withDeliveryStatus } from "./agent-delivery.js";
 import { agentFinalPayload } from "./agent-final-payload.js";
@@ -66,7 +68,11 @@ const AgentParams = Type.Object(
 );
 
 /** `agent` (two responses: `accepted`, then the result) and `agent.wait` (see docs/protocol.md, "Methods"). */
-export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, media: ClientMedia): void {
+/**
+ * `tasks`: the background task ledger; each run `agent` accepts is a `cli` task, as in OpenClaw,
+ * except a message another session sent (`inter_session` provenance).
+ */
+export function registerAgentMethods(registry: MethodRegistry, conversations: ConversationPort, commands: ChatCommands, media: ClientMedia, tasks?: TaskRecorder): void {
   registry.register({
     name: "agent",
     scope: "operator.write",
@@ -174,6 +180,7 @@ export function registerAgentMethods(registry: MethodRegistry, conversations: Co
         return agentFinalPayload(await outcome.run.done);
       }
       if (label) setSessionLabel(runtime.sessions(), sessionKey, label);
+      if (tasks && provenance?.kind !== "inter_session") trackAgentRunTask(tasks, outcome.run, params.message, label);
       // The reply owed to the chat is on disk before the run is acknowledged.
       if (delivery && commands.deliverToChat) await commands.deliverToChat.owe(outcome.run, delivery);
       ack({ runId: outcome.run.runId, status: "accepted", acceptedAt: outcome.run.acceptedAt });

@@ -130,6 +130,17 @@ describe("TaskLedger", () => {
     await ledger.stop();
   });
 
+  it("records nothing once the gateway stops: a run its drain aborts stays running, to be lost", async () => {
+    const ledger = new TaskLedger({ stateDir: tempDir(), logger });
+    ledger.started(start("r1"));
+    ledger.stopRecording();
+    ledger.ended("r1", { status: "cancelled" });
+    ledger.started(start("r2"));
+    expect(await ledger.lookup("r1")).toMatchObject({ status: "running" });
+    expect(await ledger.lookup("r2")).toBeUndefined();
+    await ledger.stop();
+  });
+
   it("marks tasks a stopped gateway left running as lost at the next start", async () => {
     const stateDir = tempDir();
     const first = new TaskLedger({ stateDir, logger });
