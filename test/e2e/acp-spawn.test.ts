@@ -99,6 +99,9 @@ describe("sessions_spawn runtime acp", () => {
     // The ACP session ended with its oneshot turn and its process is gone.
     const records = JSON.parse(fs.readFileSync(path.join(fakes.stateDir, "acp", "sessions.json"), "utf8")).sessions;
     expect(records.find((r: any) => r.sessionKey === accepted.childSessionKey)).toMatchObject({ state: "closed", agent: "fake", mode: "oneshot", turns: 1 });
+    // The spawn is an `acp` task in the background task ledger, ended with its round.
+    const task = (await fakes.sock.request("tasks.get", { taskId: accepted.runId })).payload.task;
+    expect(task).toMatchObject({ runtime: "acp", ledgerStatus: "succeeded", title: "refactor", childSessionKey: accepted.childSessionKey, sessionKey: "agent:main:acp-basic" });
   });
 
   it("an agent that crashes mid-turn: one error, one announcement saying so, the session stale", async () => {
