@@ -1,10 +1,9 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { CLI, type CliProcess, makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { type CliProcess, makeTempDir, runCli, spawnCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserText, requestMessages } from "../helpers/reliability.js";
+import { EXITED, killTmuxSession, startCliInTmux, tmux } from "../helpers/tmux-terminal.js";
 
 /**
  * This CLI's `openclaw tui` (the built bin) in a real terminal, a detached tmux session of a
@@ -13,15 +12,12 @@ import { chatRequests, lastUserText, requestMessages } from "../helpers/reliabil
  */
 const SESSION = `openclaw-tui-e2e-${process.pid}`;
 const BAD_TOKEN_SESSION = `${SESSION}-badtoken`;
-/** The text after the TUI's process ends, so its exit code stays on the screen. */
-const EXITED = "tui exited with";
 
 let model: FakeModelServer;
 let gw: GatewayProcess;
 /** The gateway started again on the same port and state dir (the reconnect test). */
 let restarted: CliProcess | undefined;
 
-const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" });
 /** The screen as text, one row a line (the TUI wraps its own lines); `escapes` keeps the colour sequences the terminal holds. */
 const screen = (session = SESSION, escapes = false) => tmux("capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", session);
 
@@ -49,27 +45,7 @@ async function submit(text: string): Promise<void> {
 
 /** Starts the TUI in a new tmux session; the shell around it prints its exit code and keeps the pane. */
 function startTui(session: string, token: string): void {
-  const home = makeTempDir();
-  const command = [process.execPath, CLI, "tui", "--url", gw.url, "--token", token].map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    session,
-    "-x",
-    "120",
-    "-y",
-    "40",
-    "-e",
-    `HOME=${home}`,
-    "-e",
-    `OPENCLAW_STATE_DIR=${path.join(home, ".openclaw")}`,
-    "-e",
-    "TERM=xterm-256color",
-    "-e",
-    "LANG=C.UTF-8",
-    `${command}; echo "${EXITED} $?"; sleep 600`,
-  );
+  startCliInTmux(session, ["tui", "--url", gw.url, "--token", token]);
 }
 
 beforeAll(async () => {
@@ -95,13 +71,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const session of [SESSION, BAD_TOKEN_SESSION]) {
-    try {
-      tmux("kill-session", "-t", session);
-    } catch {
-      // Never started, or already gone.
-    }
-  }
+  for (const session of [SESSION, BAD_TOKEN_SESSION]) killTmuxSession(session);
   await restarted?.stop("SIGKILL");
   await gw?.stop("SIGKILL");
   await model?.close();
