@@ -1,4 +1,4 @@
-import type { TaskRecord, TaskStatus } from "../tasks/index.js";
+import { taskLine, type TaskRecord, type TaskStatus } from "../tasks/index.js";
 
 /** OpenClaw's task-ledger RPC statuses: `succeeded` reads `completed`, `lost` reads `failed`. */
 export const LEDGER_RPC_STATUSES = ["queued", "running", "completed", "failed", "cancelled", "timed_out"] as const;
@@ -29,7 +29,6 @@ const TITLE_MAX_CHARS = 120;
  * `prompt` (the task text) only with `includePrompt` (tasks.get).
  */
 export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } = {}): Record<string, unknown> {
-  const title = task.label ?? oneLine(task.task);
   return {
     id: task.taskId,
     taskId: task.taskId,
@@ -37,7 +36,7 @@ export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } 
     runtime: task.runtime,
     status: RPC_STATUS[task.status],
     ledgerStatus: task.status,
-    title: title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title,
+    title: taskLine(task.label ?? task.task, TITLE_MAX_CHARS),
     agentId: task.agentId,
     ...(task.requesterSessionKey ? { sessionKey: task.requesterSessionKey } : {}),
     ...(task.childSessionKey ? { childSessionKey: task.childSessionKey } : {}),
@@ -51,8 +50,4 @@ export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } 
     ...(task.error ? { error: task.error } : {}),
     ...(opts.includePrompt ? { prompt: task.task } : {}),
   };
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }

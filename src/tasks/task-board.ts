@@ -1,4 +1,5 @@
 import type { TaskLedger } from "./task-ledger.js";
+import { taskLine } from "./task-text.js";
 import { isTerminal, type TaskRecord } from "./types.js";
 
 /** The chat task board shows at most this many of the session's tasks. */
@@ -23,17 +24,12 @@ export async function renderTaskBoard(ledger: Pick<TaskLedger, "list">, sessionK
 }
 
 function boardLine(task: TaskRecord, now: number): string {
-  const title = oneLine(task.label ?? task.task);
+  const title = taskLine(task.label ?? task.task, DETAIL_MAX_CHARS);
   const timing = isTerminal(task.status)
     ? `took ${duration((task.endedAt ?? now) - (task.startedAt ?? task.createdAt))}`
     : `for ${duration(now - (task.startedAt ?? task.createdAt))}`;
   const detail = task.error ?? task.terminalSummary;
-  return `[${task.status}] ${task.runtime} · ${title} · ${timing}${detail ? ` · ${oneLine(detail)}` : ""}`;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > DETAIL_MAX_CHARS ? `${line.slice(0, DETAIL_MAX_CHARS - 1)}…` : line;
+  return `[${task.status}] ${task.runtime} · ${title} · ${timing}${detail ? ` · ${taskLine(detail, DETAIL_MAX_CHARS)}` : ""}`;
 }
 
 function duration(ms: number): string {
