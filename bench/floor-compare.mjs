@@ -50,6 +50,8 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
     for (let i = 0; i < 20; i++) await chat(port, `warm-${i % 10}`, `warm ${i}`);
     const sequential = [];
     const split = new TurnSplit();
+    const cpu = new CpuPerTurn(proc);
+    cpu.begin();
     for (let i = 0; i < sequentialTurns; i++) {
       const requestsBefore = model.count();
       const t = now();
@@ -58,6 +60,8 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
       sequential.push(done - t);
       if (model.count() === requestsBefore + 1) split.add(t, model.lastRequest(), done);
     }
+    cpu.end("sequential", sequentialTurns);
+    cpu.begin();
     const started = now();
     await Promise.all(
       Array.from({ length: sessions }, async (_, s) => {
@@ -65,9 +69,10 @@ async function measureTarget(kind, model, { sequentialTurns, sessions, turnsPerS
       }),
     );
     const turnsPerSecond = (sessions * turnsPerSession) / ((now() - started) / 1000);
+    cpu.end("concurrent", sessions * turnsPerSession);
     await sleep(300);
     const rssMiB = proc.rssBytes(`${kind}: rss after load`) / MiB;
-    return { portOpenMs, turnP50Ms: percentile(sequential, 50), turnSplit: split.medians(), turnsPerSecond, rssMiB };
+    return { portOpenMs, turnP50Ms: percentile(sequential, 50), turnSplit: split.medians(), turnsPerSecond, cpuPerTurnMs: cpu.perTurn, rssMiB };
   } finally {
     chat.close();
     await proc.stop?.(5000, `${kind}: SIGTERM`).catch(() => {});
@@ -108,7 +113,35 @@ class TurnSplit {
   }
 }
 
-/** Best of the rounds: the lowest p50 and RSS, the highest throughput (noise only ever adds cost). */
+/**
+ * CPU time per turn of one phase: the measured process's (`process`), its main thread's
+ * (`mainThread`; the rest is V8's worker thread and libuv's pool), and the bench's own process
+ * (`bench`: the client and the instant model, which share the machine's cores with it). From
+ * /proc, counted in 10 ms ticks, so good to about 10 ms over the phase's turns.
+ */
+class CpuPerTurn {
+  perTurn = {};
+  #at;
+
+  constructor(proc) {
+    this.proc = proc;
+  }
+
+  begin() {
+    this.#at = { process: this.proc.cpuMs(), mainThread: this.proc.mainThreadCpuMs(), bench: process.cpuUsage() };
+  }
+
+  end(phase, turns) {
+    const bench = process.cpuUsage(this.#at.bench);
+    this.perTurn[phase] = {
+      process: round((this.proc.cpuMs() - this.#at.process) / turns, 2),
+      mainThread: round((this.proc.mainThreadCpuMs() - this.#at.mainThread) / turns, 2),
+      bench: round((bench.user + bench.system) / 1000 / turns, 2),
+    };
+  }
+}
+
+/** Best of the rounds: the lowest p50, RSS and CPU per turn, the highest throughput (noise only ever adds cost). */
 function best(runs) {
   const fastest = runs.reduce((a, b) => (b.turnP50Ms < a.turnP50Ms ? b : a));
   return {
@@ -117,8 +150,19 @@ function best(runs) {
     turnSplit: fastest.turnSplit,
     turnsPerSecond: round(Math.max(...runs.map((r) => r.turnsPerSecond)), 1),
     rssMiB: round(Math.min(...runs.map((r) => r.rssMiB)), 1),
+    cpuPerTurnMs: lowestCpu(runs.map((r) => r.cpuPerTurnMs)),
     portOpenMs: round(median(runs.map((r) => r.portOpenMs)), 1),
   };
+}
+
+/** Each phase's figures, the lowest of the rounds for each. */
+function lowestCpu(perRound) {
+  const lowest = {};
+  for (const phase of Object.keys(perRound[0])) {
+    lowest[phase] = {};
+    for (const figure of Object.keys(perRound[0][phase])) lowest[phase][figure] = Math.min(...perRound.map((r) => r[phase][figure]));
+  }
+  return lowest;
 }
 
 export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, sessions = 10, turnsPerSession = 20, bareRuns = 5 } = {}) {
@@ -176,6 +220,12 @@ export async function measureAgainstFloor({ rounds = 2, sequentialTurns = 200, s
       throughput: round(gateway.turnsPerSecond / floor.turnsPerSecond, 3),
       rss: round(gateway.rssMiB / floor.rssMiB, 3),
       portOpenVsBareNode: round(gatewayPortOpenMs / bareMs, 3),
+    },
+    // Where throughput goes: the gateway's CPU per concurrent turn ÷ the floor's, for the whole
+    // process and its main thread. Not targets.
+    cpuRatios: {
+      concurrentProcess: round(gateway.cpuPerTurnMs.concurrent.process / floor.cpuPerTurnMs.concurrent.process, 2),
+      concurrentMainThread: round(gateway.cpuPerTurnMs.concurrent.mainThread / floor.cpuPerTurnMs.concurrent.mainThread, 2),
     },
     // What the gateway's request shape alone (system prompt, tools, history) costs the floor, and
     // the gateway beside a floor that sends the same shape: the part of the distance the gateway's

@@ -196,6 +196,7 @@ function buildTargets() {
 }
 
 const fmt = (v, unit, digits = 0) => (typeof v === "number" ? `${v.toFixed(digits)}${unit}` : "n/a");
+const cpuText = (cpu) => (cpu ? `${fmt(cpu.process, "ms", 2)} (${fmt(cpu.mainThread, "ms", 2)})` : "n/a");
 const splitText = (split) => (split ? `${fmt(split.beforeModelMs, "", 2)}/${fmt(split.modelMs, "", 2)}/${fmt(split.afterModelMs, "ms", 2)}` : "n/a");
 
 function summaryLine(targets) {
@@ -269,6 +270,11 @@ function summaryLine(targets) {
       "turn split",
       r.floor?.gateway?.turnSplit?.beforeModelMs,
       `before/model/after the model call: ${splitText(r.floor?.gateway?.turnSplit)} / floor ${splitText(r.floor?.floor?.turnSplit)}`,
+    ],
+    [
+      "cpu/turn",
+      r.floor?.gateway?.cpuPerTurnMs?.concurrent?.process,
+      `at 10 sessions, process (main thread): ${cpuText(r.floor?.gateway?.cpuPerTurnMs?.concurrent)} / floor ${cpuText(r.floor?.floor?.cpuPerTurnMs?.concurrent)}`,
     ],
     [
       "shaped floor",
