@@ -92,10 +92,11 @@ export interface ConversationPort {
    */
   sideQuestion(sessionKey: string, question: string): Promise<SideAnswer>;
   /**
-   * `progressCard.refresh`: a hidden status-only turn on the session's lane, after any run in
-   * progress, in which the agent brings its progress card up to date (docs/tools.md, "Refreshing
-   * the card"). Returns at once with the run id that will do it: `runId`, or the refresh already
-   * waiting for that session, which the request joins.
+   * `progressCard.refresh`: the agent brings its progress card up to date, told by a hidden
+   * control message that a running turn of the session takes at its next model call, or else in
+   * a hidden status-only turn on the session's lane (docs/tools.md, "Refreshing the card").
+   * Returns at once with the refresh's run id: `runId`, or that of the refresh already waiting
+   * for that session, which the request joins.
    */
   refreshProgressCard(sessionKey: string, agentId: string, runId: string): string;
   /**

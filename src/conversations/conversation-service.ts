@@ -7,7 +7,8 @@ import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { askSideQuestion } from "./side-question.js";
-import { runProgressRefreshTurn } from "./progress-refresh-turn.js";
+import { PROGRESS_REFRESH_SOURCE, refreshRequest, runProgressRefreshTurn } from "./progress-refresh-turn.js";
+import { ControlSteering, type ControlRequest } from "./control-steering.js";
 import { injectedAssistantMessage } from "./injected-message.js";
 import { ModelFailover } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
@@ -98,6 +99,8 @@ export class ConversationService implements ConversationPort {
   private readonly freshStarts = new Map<string, StartupReason>();
   /** Per session, the progress card refresh waiting for the lane: a second request while it waits joins it. */
   private readonly refreshesWaiting = new Map<string, string>();
+  /** Control requests (progress card refreshes) for sessions' running turns. */
+  private readonly control = new ControlSteering();
   private readonly lanes: LaneScheduler;
   private readonly streamModel: StreamModelFn;
   private readonly failover: ModelFailover;
@@ -166,6 +169,7 @@ export class ConversationService implements ConversationPort {
       endings: this.endings,
       history: this.historyCache,
       queue: { steeringPending: (key) => this.queue.steeringPending(key), takeSteering: (turn) => this.queue.takeSteering(turn) },
+      control: this.control,
       streamModel: this.streamModel,
       failover,
       approvals: deps.approvals,
@@ -481,15 +485,38 @@ export class ConversationService implements ConversationPort {
     return result;
   }
 
+  /**
+   * `progressCard.refresh`. A turn of the session whose loop may still call the model takes the
+   * request at its next model call, hidden (ControlSteering); the lane task queued behind that
+   * turn runs the hidden refresh turn only when the turn ended without taking it. With no turn
+   * running, the hidden refresh turn runs on the lane. A request while one waits joins it.
+   */
   refreshProgressCard(sessionKey: string, agentId: string, runId: string): string {
     const waiting = this.refreshesWaiting.get(sessionKey);
     if (waiting) return waiting;
     this.refreshesWaiting.set(sessionKey, runId);
+    const cardNow = () => visibleProgressCard(this.deps.store.peek(sessionKey)?.progressCard);
+    const request: ControlRequest = {
+      runId,
+      source: PROGRESS_REFRESH_SOURCE,
+      // The card as it is when the turn takes the request: the turn may have changed or cleared it.
+      text: () => {
+        const card = cardNow();
+        if (!card) this.deps.logger.info({ sessionKey, runId }, "progress card refresh skipped: the card was cleared meanwhile");
+        return card ? refreshRequest(card) : undefined;
+      },
+      onTaken: () => {
+        this.refreshesWaiting.delete(sessionKey);
+        this.deps.logger.info({ sessionKey, runId }, "progress card refresh taken by the running turn");
+      },
+    };
+    const steered = this.control.offer(sessionKey, request);
     void this.lanes
       .enqueue(sessionKey, async (signal) => {
+        // Taken by the turn that ran before this task: nothing is left to do.
+        if (steered && !this.control.withdraw(sessionKey, request)) return;
         this.refreshesWaiting.delete(sessionKey);
-        // The card as it is when the turn starts: a run before it may have changed or cleared it.
-        const card = visibleProgressCard(this.deps.store.peek(sessionKey)?.progressCard);
+        const card = cardNow();
         if (!card) return this.deps.logger.info({ sessionKey, runId }, "progress card refresh skipped: the card was cleared meanwhile");
         await runProgressRefreshTurn(
           {
@@ -512,6 +539,7 @@ export class ConversationService implements ConversationPort {
         );
       })
       .catch((err: Error) => {
+        if (steered) this.control.withdraw(sessionKey, request);
         this.refreshesWaiting.delete(sessionKey);
         this.deps.logger.warn({ sessionKey, runId, err: err.message }, "progress card refresh did not run");
       })

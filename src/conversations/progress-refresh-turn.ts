@@ -6,6 +6,9 @@ import { noReplyError } from "./run-endings.js";
 import type { HiddenTurnInput } from "./hidden-turn-input.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
 
+/** How a refresh taken by a running turn is named in the transcript's provenance. */
+export const PROGRESS_REFRESH_SOURCE = { method: "progressCard.refresh", sourceTool: "progress_card_refresh" } as const;
+
 /** The tools a refresh may use: the card itself and tools that only read the session's context. */
 export const PROGRESS_REFRESH_TOOLS = [
   "progress_card",
@@ -66,7 +69,7 @@ export async function runProgressRefreshTurn(input: ProgressRefreshTurnInput, ca
 }
 
 /** The control request the agent answers: the card as it stands and what to do with it. */
-function refreshRequest(card: ProgressCard): string {
+export function refreshRequest(card: ProgressCard): string {
   const plan = card.steps?.map((s, i) => `${i + 1}. [${s.status}] ${s.step}`).join("\n");
   const shown = [plan ? `Plan:\n${plan}` : undefined, card.markdown ? `Note:\n${card.markdown}` : undefined].filter(Boolean).join("\n\n");
   return [

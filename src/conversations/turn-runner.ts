@@ -1,7 +1,7 @@
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import { runEmbeddedTurn, type TurnOverrides } from "../agents/embedded-turn.js";
 import type { StartupReason } from "../agents/context/startup-context.js";
-import type { HeartbeatReport, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
+import type { HeartbeatReport, ModelMessage, RunResult, StreamModelFn, ToolServices, TranscriptMessage, UserMessage } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import type { ModelFailover } from "../models/failover/index.js";
@@ -23,6 +23,7 @@ import type { SessionChangeDetail } from "../agents/conversation-port.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { bootstrapHookFor } from "./bootstrap-hook.js";
 import { cutByShutdown, GatewayStoppingError } from "./shutdown-endings.js";
+import { controlSteeringMessage, type ControlSteering } from "./control-steering.js";
 
 export interface TurnRunnerDeps {
   /** Internal hooks: `agent:bootstrap` may change a turn's bootstrap files. */
@@ -36,6 +37,8 @@ export interface TurnRunnerDeps {
   endings: RunEndings;
   history: HistoryCache;
   queue: Pick<TurnQueue, "steeringPending" | "takeSteering">;
+  /** Control requests (progress card refreshes) a running turn takes at its next model call. */
+  control: ControlSteering;
   streamModel: StreamModelFn;
   /** Auth profiles, session key pins and fallback notices, shared by every turn. */
   failover: ModelFailover;
@@ -127,6 +130,14 @@ export class TurnRunner {
       systemPromptChars?: number;
       workspaceDir?: string;
     };
+    // Persisted when taken, hidden from chat: the model sees it from this call on.
+    const takeControl = (): UserMessage[] =>
+      deps.control.take(sessionKey).map((request) => {
+        const message = controlSteeringMessage(request);
+        deps.history.append(sessionKey, primary, [message]);
+        return { role: "user", content: request.text, timestamp: message.timestamp };
+      });
+    deps.control.opened(sessionKey);
     try {
       result = await runEmbeddedTurn({
         config: deps.config(),
@@ -174,9 +185,9 @@ export class TurnRunner {
         onWarning: (message) => deps.context.warnOnce(message),
         steering: {
           pending: () => deps.queue.steeringPending(sessionKey),
-          take: () => deps.queue.takeSteering(turn),
+          take: () => [...deps.queue.takeSteering(turn), ...takeControl()],
         },
-        // Steering messages were persisted when they arrived; everything else is persisted now.
+        // Steering messages were persisted when they arrived (control requests when taken); everything else is persisted now.
         onAppend: (message) => {
           if (message.role === "user") return;
           if (message.role === "assistant" && unanswered.length > 0) {
@@ -190,6 +201,7 @@ export class TurnRunner {
       deps.logger.error({ sessionKey, runId: primary, err: message }, "agent turn crashed");
       result = noReplyError(primary, message);
     } finally {
+      deps.control.closed(sessionKey);
       for (const signal of watched) signal.removeEventListener("abort", abort);
     }
     if (result.stopReason === "aborted" && controller.signal.reason instanceof GatewayStoppingError) result = cutByShutdown(result);

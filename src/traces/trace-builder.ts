@@ -31,7 +31,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
     ...(end.result.stopReason ? { stopReason: end.result.stopReason } : {}),
     ...(end.result.error ? { error: end.result.error.message } : {}),
     ...(end.result.model ? { model: end.result.model } : {}),
-    input: [start.input],
+    input: [start.input, ...steeredInput(end.result.messages)],
     modelCalls: [],
     toolCalls: [],
     thinking: [],
@@ -182,4 +182,15 @@ function promptHash(prompt: string): string {
     if (promptHashes.size > MAX_PROMPT_HASHES) promptHashes.delete(promptHashes.keys().next().value!);
   }
   return hash;
+}
+
+/** The texts of the user messages a run took while it ran (steering), in order. */
+function steeredInput(messages: TraceEnd["result"]["messages"]): string[] {
+  const texts: string[] = [];
+  for (const m of messages ?? []) {
+    if (m.role !== "user") continue;
+    const text = typeof m.content === "string" ? m.content : m.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    if (text) texts.push(text);
+  }
+  return texts;
 }

@@ -121,7 +121,8 @@ export interface TraceStart {
 
 /** What a finished run reports to its trace. */
 export interface TraceEnd {
-  result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error"> & { model?: string };
+  /** `messages`: what the run appended; the user messages among them (steering) join the trace's input. */
+  result: Pick<RunResult, "payloads" | "usage" | "stopReason" | "error"> & { model?: string; messages?: RunResult["messages"] };
   outcome: TraceOutcome;
 }
 

@@ -8,9 +8,11 @@ import { makeAgentState, removeFastTempDirs, startOn, waitUntil } from "../helpe
 import { openOperator, type Frame, type TestSocket } from "../helpers/ws-client.js";
 
 /**
- * progressCard.refresh in a real gateway: the agent reconciles its card in a hidden status-only
- * turn (read-only tools and progress_card only, nothing in the transcript or the chat events),
- * after any run in progress; a retry with the same key starts nothing; no card, nothing to refresh.
+ * progressCard.refresh in a real gateway: a running turn takes the request at its next model
+ * call, hidden from every client; otherwise the agent reconciles its card in a hidden
+ * status-only turn (read-only tools and progress_card only, nothing in the transcript or the chat
+ * events), after the run in progress; a retry with the same key starts nothing; no card,
+ * nothing to refresh.
  */
 const TOKEN = "progress-refresh-token";
 const SESSION = "agent:main:work";
@@ -26,6 +28,8 @@ let model: FakeModelServer;
 let gw: GatewayProcess;
 let sock: TestSocket;
 let releaseHeld: (() => void) | undefined;
+let releaseSteered: (() => void) | undefined;
+const STEERED_MARKDOWN = "Checked mid-run.";
 
 const isRefresh = (req: RecordedRequest) => lastUserTextOf(req).startsWith(REFRESH_MARK);
 const refreshRequests = () => chatRequests(model.requests).filter(isRefresh);
@@ -49,9 +53,15 @@ beforeAll(async () => {
   sock = (await openOperator(gw.url, TOKEN)).sock;
   model.setResponder(async (req) => {
     const last = lastMessageOf(req);
-    if (last.role === "tool") return { text: isRefresh(req) ? "card refreshed" : "ok" };
-    if (isRefresh(req)) return { toolCalls: [{ name: "progress_card", arguments: { plan: REFRESHED, markdown: "All checks passed." } }] };
+    // The steered task (the last case): its first call is held, then calls a tool; the refresh joins its next call.
+    const steered = allTextOf(req).includes("steered task");
+    if (last.role === "tool") return { text: isRefresh(req) ? (steered ? "steered task done" : "card refreshed") : "ok" };
+    if (isRefresh(req)) return { toolCalls: [{ name: "progress_card", arguments: { plan: REFRESHED, markdown: steered ? STEERED_MARKDOWN : "All checks passed." } }] };
     if (last.text === "plan it") return { toolCalls: [{ name: "progress_card", arguments: { plan: PLAN } }] };
+    if (last.text === "steered task") {
+      await new Promise<void>((resolve) => (releaseSteered = resolve));
+      return { toolCalls: [{ name: "session_status", arguments: {} }] };
+    }
     if (last.text === "long task") await new Promise<void>((resolve) => (releaseHeld = resolve));
     return { text: `answer to ${last.text}` };
   });
@@ -115,7 +125,7 @@ describe("progressCard.refresh", { timeout: 90_000 }, () => {
     expect(elsewhere.error?.message).toMatch(/already used to refresh another session's card/);
   });
 
-  it("waits for the run in progress, and a second request while it waits joins it", async () => {
+  it("a run whose final answer is its current model call: the refresh waits for it, runs as a hidden turn after it, and a second request while it waits joins it", async () => {
     const before = refreshRequests().length;
     const longTask = randomUUID();
     expect((await sock.request("chat.send", { sessionKey: SESSION, message: "long task", idempotencyKey: longTask })).ok).toBe(true);
@@ -135,5 +145,67 @@ describe("progressCard.refresh", { timeout: 90_000 }, () => {
     const calls = chatRequests(model.requests);
     const longAt = calls.findIndex((r) => lastUserTextOf(r) === "long task");
     expect(calls.findIndex((r, i) => i > longAt && isRefresh(r))).toBeGreaterThan(longAt);
+  });
+
+  it("a running turn takes the refresh at its next model call, hidden: the card is updated by that run, no client shows the request, no run of its own", async () => {
+    const follower = await openOperator(gw.url, TOKEN);
+    await follower.sock.request("sessions.messages.subscribe", { key: SESSION });
+    const historyBefore = (await sock.request("chat.history", { sessionKey: SESSION, limit: 200 })).payload.messages;
+    const framesFrom = sock.frames.length;
+    const callsFrom = chatRequests(model.requests).length;
+    const revision = (await sock.request("progressCard.get", { sessionKey: SESSION })).payload.card.revision;
+
+    const task = randomUUID();
+    expect((await sock.request("chat.send", { sessionKey: SESSION, message: "steered task", idempotencyKey: task })).ok).toBe(true);
+    await waitUntil(() => releaseSteered !== undefined, 10_000, "the steered task's held first model call");
+    const res = await refresh(randomUUID());
+    expect(res.payload).toEqual({ runId: expect.stringMatching(/^progress-refresh:/), status: "accepted", revision });
+    const joined = await refresh(randomUUID());
+    expect(joined.payload.runId).toBe(res.payload.runId);
+
+    releaseSteered!();
+    await sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === task && f.payload.state === "final", 15_000);
+    await waitChanged(revision + 1);
+    expect((await sock.request("progressCard.get", { sessionKey: SESSION })).payload.card).toMatchObject({ revision: revision + 1, markdown: STEERED_MARKDOWN });
+
+    // The run's second call carried the request after its tool result, with the card as it stood; the run kept all its tools.
+    const calls = chatRequests(model.requests).slice(callsFrom);
+    expect(calls.map((r) => lastMessageOf(r).role)).toEqual(["user", "user", "tool"]);
+    expect(lastUserTextOf(calls[1]!)).toContain(`${REFRESH_MARK} `);
+    expect(lastUserTextOf(calls[1]!)).toContain(`(revision ${revision})`);
+    expect(allTextOf(calls[1]!)).toContain("steered task");
+    expect(toolNamesOf(calls[1]!)).toContain("exec");
+
+    // Its trace (the task's run) records the request as input that joined it.
+    const trace = await traceOf(task);
+    expect(trace).toMatchObject({ runId: task, source: "chat", outcome: "ok", output: "steered task done" });
+    expect((trace.input as string[])[0]).toBe("steered task");
+    expect((trace.input as string[])[1]).toContain(REFRESH_MARK);
+
+    // The next turn: no hidden refresh turn ran before it, and the model still sees the request.
+    await askAndWait(sock, SESSION, "after the steer");
+    const later = chatRequests(model.requests).slice(callsFrom + 3);
+    expect(later.map((r) => lastUserTextOf(r))).toEqual(["after the steer"]);
+    expect(allTextOf(later[0]!)).toContain(REFRESH_MARK);
+
+    // No client shows it: not chat.history, not session.message, not sessions.preview; no chat or agent event of its own.
+    const history = (await sock.request("chat.history", { sessionKey: SESSION, limit: 200 })).payload.messages;
+    expect(JSON.stringify(history)).not.toContain(REFRESH_MARK);
+    expect(
+      history
+        .slice(historyBefore.length)
+        .filter((m: any) => m.role === "user")
+        .map((m: any) => m.content[0].text),
+    ).toEqual(["steered task", "after the steer"]);
+    const followed = follower.sock.frames.filter((f: Frame) => f.event === "session.message");
+    expect(followed.length).toBeGreaterThan(0);
+    expect(JSON.stringify(followed)).not.toContain(REFRESH_MARK);
+    const preview = (await sock.request("sessions.preview", { keys: [SESSION], limit: 100 })).payload.previews[0];
+    expect(preview.items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(preview.items)).not.toContain(REFRESH_MARK);
+    const runsSeen = new Set(sock.frames.slice(framesFrom).flatMap((f: Frame) => (f.event === "chat" || f.event === "agent" ? [f.payload.runId] : [])));
+    expect(runsSeen.has(res.payload.runId)).toBe(false);
+    expect(runsSeen.has(task)).toBe(true);
+    follower.sock.close();
   });
 });

@@ -21,8 +21,9 @@ const Step = Type.Object(
  * `progressCard.get` / `progressCard.put` (docs/protocol.md): a session's progress card, read and
  * replaced by clients under the same rules as the progress_card tool; every stored write is a
  * `progressCard.changed` event (the store's onChanged). `progressCard.refresh` asks the agent to
- * reconcile the card in a hidden status-only turn and answers at once with that run's id and the
- * card's revision at the time (the baseline a client waits to see exceeded).
+ * reconcile the card (hidden: at a running turn's next model call, or in a status-only turn) and
+ * answers at once with the refresh's run id and the card's revision at the time (the baseline a
+ * client waits to see exceeded).
  */
 export function registerProgressCardMethods(registry: MethodRegistry, conversations: ConversationPort, cards: ProgressCardStore): void {
   const sessionOf = (runtime: GatewayRuntime, sessionKey: string, agentId: string | undefined) => ownedSession(runtime.config(), conversations, sessionKey, agentId);
