@@ -29,6 +29,7 @@ let gw: GatewayProcess;
 let sock: TestSocket;
 let releaseHeld: (() => void) | undefined;
 let releaseSteered: (() => void) | undefined;
+let releaseCleared: (() => void) | undefined;
 const STEERED_MARKDOWN = "Checked mid-run.";
 
 const isRefresh = (req: RecordedRequest) => lastUserTextOf(req).startsWith(REFRESH_MARK);
@@ -60,6 +61,10 @@ beforeAll(async () => {
     if (last.text === "plan it") return { toolCalls: [{ name: "progress_card", arguments: { plan: PLAN } }] };
     if (last.text === "steered task") {
       await new Promise<void>((resolve) => (releaseSteered = resolve));
+      return { toolCalls: [{ name: "session_status", arguments: {} }] };
+    }
+    if (last.text === "cleared task") {
+      await new Promise<void>((resolve) => (releaseCleared = resolve));
       return { toolCalls: [{ name: "session_status", arguments: {} }] };
     }
     if (last.text === "long task") await new Promise<void>((resolve) => (releaseHeld = resolve));
@@ -207,5 +212,25 @@ describe("progressCard.refresh", { timeout: 90_000 }, () => {
     expect(runsSeen.has(res.payload.runId)).toBe(false);
     expect(runsSeen.has(task)).toBe(true);
     follower.sock.close();
+  });
+
+  it("the request is built when the running turn takes it: a card cleared meanwhile leaves nothing to ask, and no refresh turn follows", async () => {
+    const callsFrom = chatRequests(model.requests).length;
+    const task = randomUUID();
+    expect((await sock.request("chat.send", { sessionKey: SESSION, message: "cleared task", idempotencyKey: task })).ok).toBe(true);
+    await waitUntil(() => releaseCleared !== undefined, 10_000, "the cleared task's held first model call");
+    expect((await refresh(randomUUID())).payload.status).toBe("accepted");
+    const cleared = await sock.request("progressCard.put", { sessionKey: SESSION });
+    expect(cleared.payload.card).toBeNull();
+
+    releaseCleared!();
+    await sock.waitFor((f: Frame) => f.event === "chat" && f.payload.runId === task && f.payload.state === "final", 15_000);
+    // The lane runs in order: had a refresh turn followed the task, it would have run before this message.
+    await askAndWait(sock, SESSION, "after the clear");
+    const calls = chatRequests(model.requests).slice(callsFrom);
+    expect(calls.map((r) => lastUserTextOf(r))).toEqual(["cleared task", "cleared task", "after the clear"]);
+    // No new control message: each call carries only the one the steered task took before.
+    const marks = (r: RecordedRequest) => allTextOf(r).split(REFRESH_MARK).length - 1;
+    expect(calls.map(marks)).toEqual([1, 1, 1]);
   });
 });

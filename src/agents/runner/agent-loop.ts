@@ -41,9 +41,11 @@ export interface AgentLoopInput {
   /** Run budget; 0 or absent = none. */
   timeoutMs?: number;
   /**
-   * Messages that arrived for this session while the run was active (queue mode `steer`). They
-   * are taken at each model boundary and appended before the next model call; while any are
-   * waiting, tool calls not yet started are skipped (see docs/sessions.md, `messages.queue`).
+   * Messages that arrived for this session while the run was active (queue mode `steer`, and
+   * control requests such as a progress card refresh). They are taken at each model boundary and
+   * appended before the next model call; while `pending()` says so (user messages wait), tool
+   * calls not yet started are skipped (see docs/sessions.md, `messages.queue`). Control requests
+   * are not counted by `pending()`: they wait for the next call without cutting the round short.
    */
   steering?: { pending(): boolean; take(): UserMessage[] | Promise<UserMessage[]> };
   /**
