@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
+import { allTextOf } from "../helpers/model-request.js";
+import { waitUntil } from "../helpers/reliability.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeOtlpCollector, type FakeOtlpCollector } from "../fakes/otlp-collector.js";
 
@@ -143,5 +145,33 @@ describe("run traces end to end", () => {
     expect(http).toMatchObject({ outcome: "ok", modelCalls: 1, toolCalls: 0 });
     const got = await sock.request("traces.get", { runId: http.runId });
     expect(got.payload.trace.output).toBe("pong");
+  });
+
+  it("a message steered into a running turn is part of that run's trace input, after the message that started it", async () => {
+    let release: (() => void) | undefined;
+    server.setResponder(async (req) => {
+      if (!allTextOf(req).includes("and check the logs too")) {
+        await new Promise<void>((resolve) => (release = resolve));
+        return { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] };
+      }
+      return { text: "Both done." };
+    });
+    try {
+      const first = randomUUID();
+      await sock.request("chat.send", { sessionKey: "steered", message: "start the work", idempotencyKey: first });
+      await waitUntil(() => release !== undefined, 10_000, "the held model call");
+      const steered = randomUUID();
+      expect((await sock.request("chat.send", { sessionKey: "steered", message: "and check the logs too", idempotencyKey: steered })).ok).toBe(true);
+      release!();
+      await sock.waitFor((f) => f.event === "chat" && f.payload.runId === first && f.payload.state === "final", 20_000);
+      let trace: { input: string[] } | undefined;
+      for (const deadline = Date.now() + 10_000; !trace && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        const got = await sock.request("traces.get", { runId: first });
+        if (got.ok) trace = got.payload.trace;
+      }
+      expect(trace?.input).toEqual(["start the work", "and check the logs too"]);
+    } finally {
+      server.setResponder(undefined);
+    }
   });
 });
