@@ -97,7 +97,7 @@ export class ConversationService implements ConversationPort {
   private readonly ephemeralSessions = new Set<string>();
   /** Sessions a `/new` or `/reset` started over, by which, until their first turn starts. */
   private readonly freshStarts = new Map<string, StartupReason>();
-  /** Per session, the progress card refresh waiting for the lane: a second request while it waits joins it. */
+  /** Per session, the progress card refresh waiting for a running turn or the lane: a second request while it waits joins it. */
   private readonly refreshesWaiting = new Map<string, string>();
   /** Control requests (progress card refreshes) for sessions' running turns. */
   private readonly control = new ControlSteering();
