@@ -122,6 +122,7 @@ import { sessionChatRoute } from "./session-chat-route.js";
 import { runAcpCommand } from "../acp/commands/acp-command.js";
 import type { AcpSessionManager } from "../acp/control-plane/manager.js";
 import { canReceiveEvent } from "./protocol/scopes.js";
+import { taskEventPayload } from "./task-events.js";
 import { SessionMessageEvents } from "./session-message-events.js";
 import { registerSessionMessageMethods } from "./methods/session-message-methods.js";
 import { createSubagentThreads } from "../channels/subagent-threads.js";
@@ -206,6 +207,7 @@ const EVENTS = [
   "question.resolved",
   "progressCard.changed",
   "session.message",
+  "task",
 ];
 
 /**
@@ -558,7 +560,12 @@ export class GatewayServer {
     this.acp = acp.manager;
     this.approvalChats = new ExecApprovalChats({ config: () => opts.loadedConfig().config, channels: () => this.channels, store: this.sessions, logger: opts.logger });
     this.toolServices.questions = askUserHost(this.questions, this.questionChats, (runId) => this.conversations.runs.get(runId)?.startedBy);
-    this.tasks = new TaskLedger({ stateDir: opts.stateDir, logger: opts.logger });
+    // `task` events are droppable: a slow client that misses one reads tasks.list again.
+    this.tasks = new TaskLedger({
+      stateDir: opts.stateDir,
+      logger: opts.logger,
+      onChange: (change) => this.broadcast("task", taskEventPayload(change), { droppable: true }),
+    });
     this.subagents = new SubagentService({
       tasks: this.tasks,
       acp: acp.children,

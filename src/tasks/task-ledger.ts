@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import type { Logger } from "../infra/logger.js";
 import { TaskStore, type TaskQuery } from "./task-store.js";
-import type { TaskEnd, TaskRecord, TaskRecorder, TaskStart } from "./types.js";
+import type { TaskEnd, TaskLedgerChange, TaskRecord, TaskRecorder, TaskStart } from "./types.js";
 
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 const LOST_ERROR = "the gateway stopped while this task ran (crash, kill or shutdown); nothing runs it now";
@@ -11,6 +11,8 @@ export interface TaskLedgerOptions {
   stateDir: string;
   logger: Pick<Logger, "warn">;
   now?: () => number;
+  /** Told each change after it is written; a throw is logged, never fails the write. */
+  onChange?: (change: TaskLedgerChange) => void;
 }
 
 /**
@@ -38,7 +40,8 @@ export class TaskLedger implements TaskRecorder {
       await this.write((store) => {
         const lost = store.markUnfinishedLost(this.now(), LOST_ERROR);
         if (lost > 0) this.opts.logger.warn({ lost }, "background tasks left running by the last shutdown were marked lost");
-        store.prune(this.now());
+        if (lost > 0) this.notify({ kind: "restored" });
+        this.notifyDeleted(store.prune(this.now()));
       });
     }
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_INTERVAL_MS);
@@ -46,11 +49,14 @@ export class TaskLedger implements TaskRecorder {
   }
 
   started(start: TaskStart): void {
-    if (this.recording) void this.write((store) => store.insert(randomUUID(), start, this.now()));
+    if (!this.recording) return;
+    void this.write((store) => {
+      if (store.insert(randomUUID(), start, this.now())) this.notifyUpserted(store, start.runId);
+    });
   }
 
   ended(runId: string, end: TaskEnd): void {
-    if (this.recording) void this.write((store) => store.end(runId, end, this.now()));
+    if (this.recording) void this.end(runId, end);
   }
 
   /**
@@ -63,7 +69,12 @@ export class TaskLedger implements TaskRecorder {
 
   /** Ends `runId`'s task as the caller says, after the writes queued before it; true when this ended it. */
   async end(runId: string, end: TaskEnd): Promise<boolean> {
-    return (await this.write((store) => store.end(runId, end, this.now()))) ?? false;
+    const ended = await this.write((store) => {
+      const changed = store.end(runId, end, this.now());
+      if (changed) this.notifyUpserted(store, runId);
+      return changed;
+    });
+    return ended ?? false;
   }
 
   async list(query: TaskQuery): Promise<TaskRecord[]> {
@@ -74,8 +85,11 @@ export class TaskLedger implements TaskRecorder {
     return this.read((store) => store.lookup(token));
   }
 
+  /** Deletes the ended tasks past retention; returns how many. */
   async prune(): Promise<number> {
-    return (await this.read((store) => store.prune(this.now()))) ?? 0;
+    const deleted = (await this.read((store) => store.prune(this.now()))) ?? [];
+    this.notifyDeleted(deleted);
+    return deleted.length;
   }
 
   async stop(): Promise<void> {
@@ -101,6 +115,24 @@ export class TaskLedger implements TaskRecorder {
     } catch (err) {
       this.opts.logger.warn({ err: (err as Error).message }, "background task ledger write failed");
       return undefined;
+    }
+  }
+
+  private notifyUpserted(store: TaskStore, runId: string): void {
+    const task = store.byRunId(runId);
+    if (task) this.notify({ kind: "upserted", task });
+  }
+
+  private notifyDeleted(taskIds: string[]): void {
+    for (const taskId of taskIds) this.notify({ kind: "deleted", taskId });
+  }
+
+  private notify(change: TaskLedgerChange): void {
+    if (!this.opts.onChange) return;
+    try {
+      this.opts.onChange(change);
+    } catch (err) {
+      this.opts.logger.warn({ err: (err as Error).message, change: change.kind }, "background task change not published");
     }
   }
 

@@ -77,29 +77,31 @@ export class TaskStore {
     return new TaskStore(db);
   }
 
-  /** Records a task; a run id recorded before keeps its task (a restarted spawn is not a second task). */
-  insert(taskId: string, start: TaskStart, now: number): void {
+  /** Records a task; a run id recorded before keeps its task (a restarted spawn is not a second task). True when this call recorded it. */
+  insert(taskId: string, start: TaskStart, now: number): boolean {
     const status = start.status ?? "running";
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO tasks (task_id, runtime, status, run_id, agent_id, requester_session_key, child_session_key, source_id, label, task, created_at, started_at, last_event_at)
+    return (
+      this.db
+        .prepare(
+          `INSERT OR IGNORE INTO tasks (task_id, runtime, status, run_id, agent_id, requester_session_key, child_session_key, source_id, label, task, created_at, started_at, last_event_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        taskId,
-        start.runtime,
-        status,
-        start.runId,
-        start.agentId,
-        start.requesterSessionKey ?? null,
-        start.childSessionKey ?? null,
-        start.sourceId ?? null,
-        start.label ? bounded(start.label, TASK_LABEL_MAX_CHARS) : null,
-        bounded(start.task, TASK_TEXT_MAX_CHARS),
-        now,
-        status === "running" ? now : null,
-        now,
-      );
+        )
+        .run(
+          taskId,
+          start.runtime,
+          status,
+          start.runId,
+          start.agentId,
+          start.requesterSessionKey ?? null,
+          start.childSessionKey ?? null,
+          start.sourceId ?? null,
+          start.label ? bounded(start.label, TASK_LABEL_MAX_CHARS) : null,
+          bounded(start.task, TASK_TEXT_MAX_CHARS),
+          now,
+          status === "running" ? now : null,
+          now,
+        ).changes > 0
+    );
   }
 
   /** Ends the task of `runId` unless it already ended; true when this call ended it. */
@@ -129,6 +131,12 @@ export class TaskStore {
     return this.db
       .prepare(`UPDATE tasks SET status = 'lost', ended_at = ?, last_event_at = ?, cleanup_after = ?, error = ? WHERE status IN ('queued', 'running')`)
       .run(now, now, now + LOST_TASK_RETENTION_MS, bounded(error, TASK_ERROR_MAX_CHARS)).changes;
+  }
+
+  /** The task of `runId`. */
+  byRunId(runId: string): TaskRecord | undefined {
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE run_id = ?`).get(runId);
+    return row ? fromRow(row as Row) : undefined;
   }
 
   /** A task by its task id, its run id, or the session it runs in (the newest there). */
@@ -164,14 +172,16 @@ export class TaskStore {
     return (this.db.prepare(sql).all(...params, query.limit) as Row[]).map(fromRow);
   }
 
-  /** Deletes ended tasks past their retention, then the oldest ended ones beyond MAX_ENDED_TASKS. Returns how many. */
-  prune(now: number, maxEnded = MAX_ENDED_TASKS): number {
+  /** Deletes ended tasks past their retention, then the oldest ended ones beyond MAX_ENDED_TASKS. Returns the deleted task ids. */
+  prune(now: number, maxEnded = MAX_ENDED_TASKS): string[] {
     return this.db.transaction(() => {
-      let deleted = this.db.prepare("DELETE FROM tasks WHERE cleanup_after IS NOT NULL AND cleanup_after <= ?").run(now).changes;
-      deleted += this.db
-        .prepare(`DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM tasks WHERE ended_at IS NOT NULL ORDER BY ended_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
-        .run(maxEnded).changes;
-      return deleted;
+      const expired = this.db.prepare("DELETE FROM tasks WHERE cleanup_after IS NOT NULL AND cleanup_after <= ? RETURNING task_id AS taskId").all(now);
+      const overCap = this.db
+        .prepare(
+          `DELETE FROM tasks WHERE task_id IN (SELECT task_id FROM tasks WHERE ended_at IS NOT NULL ORDER BY ended_at DESC, rowid DESC LIMIT -1 OFFSET ?) RETURNING task_id AS taskId`,
+        )
+        .all(maxEnded);
+      return [...expired, ...overCap].map((row) => (row as { taskId: string }).taskId);
     })();
   }
 

@@ -76,3 +76,11 @@ export interface TaskRecorder {
 export function isTerminal(status: TaskStatus): status is TerminalTaskStatus {
   return status !== "queued" && status !== "running";
 }
+
+/**
+ * A change the ledger wrote, told to its observer after the write: a task recorded or ended
+ * (`upserted`, the task as stored now), a task retention removed (`deleted`), or many tasks
+ * changed at once (`restored`: the tasks left unfinished by the last process marked lost; read
+ * the ledger again).
+ */
+export type TaskLedgerChange = { kind: "upserted"; task: TaskRecord } | { kind: "deleted"; taskId: string } | { kind: "restored" };

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { LOST_TASK_RETENTION_MS, TASK_RETENTION_MS, TaskLedger, TaskStore, type TaskStart } from "../../../src/tasks/index.js";
+import { LOST_TASK_RETENTION_MS, TASK_RETENTION_MS, TaskLedger, type TaskLedgerChange, TaskStore, type TaskStart } from "../../../src/tasks/index.js";
 
 const dirs: string[] = [];
 const stores: TaskStore[] = [];
@@ -101,16 +101,16 @@ describe("TaskStore", () => {
     store.end("r-lost", { status: "lost" }, 1_000);
     store.insert("running", start("r-running"), 0);
     const afterADay = 1_000 + LOST_TASK_RETENTION_MS;
-    expect(store.prune(afterADay)).toBe(1);
+    expect(store.prune(afterADay)).toEqual(["lost"]);
     expect(store.lookup("lost")).toBeUndefined();
     expect(store.lookup("old")).toBeDefined();
-    expect(store.prune(1_000 + TASK_RETENTION_MS)).toBe(1);
+    expect(store.prune(1_000 + TASK_RETENTION_MS)).toEqual(["old"]);
     expect(store.lookup("old")).toBeUndefined();
     for (let i = 0; i < 5; i++) {
       store.insert(`t${i}`, start(`r${i}`), 10_000 + i);
       store.end(`r${i}`, { status: "succeeded" }, 20_000 + i);
     }
-    expect(store.prune(30_000, 3)).toBe(2);
+    expect(store.prune(30_000, 3).sort()).toEqual(["t0", "t1"]);
     expect(store.list({ limit: 10 }).map((t) => t.taskId)).toEqual(["t4", "t3", "t2", "running"]);
   });
 });
@@ -153,5 +153,36 @@ describe("TaskLedger", () => {
     expect(await second.lookup("r1")).toMatchObject({ status: "lost" });
     expect(warnings).toEqual([{ lost: 1 }]);
     await second.stop();
+  });
+
+  it("tells its observer each change after the write: a start and an end once each, lost tasks as one restored, pruned ones by id", async () => {
+    const stateDir = tempDir();
+    let now = 1_000;
+    const changes: TaskLedgerChange[] = [];
+    const first = new TaskLedger({ stateDir, logger, now: () => now, onChange: (change) => changes.push(change) });
+    first.started(start("r1"));
+    first.started(start("r1"));
+    first.ended("r1", { status: "succeeded", summary: "ok" });
+    expect(await first.end("r1", { status: "cancelled" })).toBe(false);
+    first.started(start("r2"));
+    expect(await first.lookup("r2")).toBeDefined();
+    expect(changes.map((c) => (c.kind === "upserted" ? `${c.task.runId}:${c.task.status}` : c.kind))).toEqual(["r1:running", "r1:succeeded", "r2:running"]);
+    await first.stop();
+
+    changes.length = 0;
+    now += TASK_RETENTION_MS;
+    const throwing = new TaskLedger({
+      stateDir,
+      logger,
+      now: () => now,
+      onChange: (change) => {
+        changes.push(change);
+        throw new Error("a client went away");
+      },
+    });
+    await throwing.start();
+    expect(changes).toEqual([{ kind: "restored" }, { kind: "deleted", taskId: expect.any(String) }]);
+    expect(await throwing.lookup("r2")).toMatchObject({ status: "lost" });
+    await throwing.stop();
   });
 });
