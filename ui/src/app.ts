@@ -178,6 +178,8 @@ export class OpenClawApp extends LitElement {
         return html`<oc-config-view .client=${client} .generation=${g}></oc-config-view>`;
       case "cron":
         return html`<oc-cron-view .client=${client} .generation=${g}></oc-cron-view>`;
+      case "tasks":
+        return html`<oc-tasks-view .client=${client} .generation=${g}></oc-tasks-view>`;
       case "memory":
         return html`<oc-memory-view .client=${client} .generation=${g}></oc-memory-view>`;
     }

@@ -9,6 +9,7 @@ export const VIEWS = [
   { id: "usage", label: "Usage" },
   { id: "config", label: "Config" },
   { id: "cron", label: "Cron" },
+  { id: "tasks", label: "Tasks" },
   { id: "memory", label: "Memory" },
 ] as const;
 

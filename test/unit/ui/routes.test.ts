@@ -5,6 +5,7 @@ describe("Control UI routes", () => {
   it("the view is the hash's first segment; anything unknown opens the chat", () => {
     expect(viewFromHash("#/sessions")).toBe("sessions");
     expect(viewFromHash("#/traces")).toBe("traces");
+    expect(viewFromHash("#/tasks")).toBe("tasks");
     expect(viewFromHash("#/traces/run-1")).toBe("traces");
     expect(viewFromHash("#/logs?x=1")).toBe("logs");
     expect(viewFromHash("")).toBe("chat");

@@ -8,6 +8,7 @@ import "./question-panel.js";
 import "./progress-card-panel.js";
 import "./goal-pill.js";
 import { ClientEvents } from "./client-events.js";
+import { rememberChatSession, rememberedChatSession } from "../chat-session-store.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
@@ -15,7 +16,6 @@ const PAGE = 50;
 const SENT_KEYS_KEPT = 64;
 /** Messages asked of chat.history per request: the newest on open, then older pages by offset. */
 const FETCH = 200;
-const SESSION_KEY_STORAGE = "openclaw.controlUi.chatSession";
 interface PickedFile {
   name: string;
   mimeType: string;
@@ -114,7 +114,7 @@ export class ChatView extends ViewElement {
   protected async load(): Promise<void> {
     this.events.follow(this.client);
     if (!this.sessionKey) {
-      this.sessionKey = localStorage.getItem(SESSION_KEY_STORAGE) ?? this.client.hello?.snapshot.sessionDefaults?.mainSessionKey ?? "main";
+      this.sessionKey = rememberedChatSession() ?? this.client.hello?.snapshot.sessionDefaults?.mainSessionKey ?? "main";
     }
     // Runs that ended while the link was down send no more events: start clean, read the transcript.
     this.live = new Map();
@@ -331,7 +331,7 @@ export class ChatView extends ViewElement {
 
   private switchTo(key: string): void {
     this.sessionKey = key;
-    localStorage.setItem(SESSION_KEY_STORAGE, key);
+    rememberChatSession(key);
     this.messages = [];
     this.hasOlder = false;
     this.live = new Map();

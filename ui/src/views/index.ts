@@ -8,4 +8,5 @@ import "./traces-view.js";
 import "./usage-view.js";
 import "./config-view.js";
 import "./cron-view.js";
+import "./tasks-view.js";
 import "./memory-view.js";
