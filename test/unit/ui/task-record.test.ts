@@ -25,6 +25,14 @@ describe("Control UI task rows", () => {
     expect(upsertTask(rows, ended, taskMatches(ended, "active", "")).map((t) => t.taskId)).toEqual(["a"]);
   });
 
+  it("a copy older than the row shown (a late event, one replayed over a newer list) changes nothing; an ended row never runs again", () => {
+    const ended = task("c", 3_000, { status: "cancelled", updatedAt: 5_000, endedAt: 5_000 });
+    expect(upsertTask([ended], task("c", 3_000), true)).toEqual([ended]);
+    expect(upsertTask([ended], task("c", 3_000, { updatedAt: 5_000 }), true)).toEqual([ended]);
+    const later = task("c", 3_000, { status: "failed", updatedAt: 6_000, endedAt: 6_000 });
+    expect(upsertTask([ended], later, true)).toEqual([later]);
+  });
+
   it("the status filter asks tasks.list for unfinished or ended statuses; the runtime filter must match too", () => {
     expect(statusesFor("active")).toEqual(["queued", "running"]);
     expect(statusesFor("finished")).toEqual(["completed", "failed", "cancelled", "timed_out"]);

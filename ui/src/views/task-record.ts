@@ -53,8 +53,18 @@ export function taskMatches(task: TaskSummary, filter: StatusFilter, runtime: st
   return true;
 }
 
-/** The list with `task` in its place (newest created first), or without it when it no longer matches. */
+/** Whether `incoming` says less than `shown`: it is older, or it is running where the row already ended (an end is final). */
+function staler(incoming: TaskSummary, shown: TaskSummary): boolean {
+  return incoming.updatedAt < shown.updatedAt || (isActive(incoming) && !isActive(shown));
+}
+
+/**
+ * The list with `task` in its place (newest created first), or without it when it no longer
+ * matches; a copy older than the row shown changes nothing.
+ */
 export function upsertTask(rows: readonly TaskSummary[], task: TaskSummary, matches: boolean): TaskSummary[] {
+  const shown = rows.find((row) => row.taskId === task.taskId);
+  if (shown && staler(task, shown)) return [...rows];
   const others = rows.filter((row) => row.taskId !== task.taskId);
   if (!matches) return others;
   const at = others.findIndex((row) => row.createdAt < task.createdAt);

@@ -59,6 +59,8 @@ export class TasksView extends ViewElement {
   private clock: ReturnType<typeof setInterval> | undefined;
   /** Lists in flight are numbered: only the newest one's answer is shown. */
   private listings = 0;
+  /** Events that came while a list was asked for: applied on top of its answer, which may predate them. */
+  private eventsDuringListing: TaskEvent[] | undefined;
 
   constructor() {
     super();
@@ -87,6 +89,7 @@ export class TasksView extends ViewElement {
   protected async load(): Promise<void> {
     this.events.follow(this.client);
     const listing = ++this.listings;
+    this.eventsDuringListing = [];
     const statuses = statusesFor(this.statusFilter);
     const res = await call<{ tasks: TaskSummary[] }>(this.client, "tasks.list", {
       limit: LIST_LIMIT,
@@ -96,14 +99,22 @@ export class TasksView extends ViewElement {
     if (listing !== this.listings) return;
     this.missing = !res.ok && res.unavailable;
     this.now = Date.now();
+    const missed = this.eventsDuringListing ?? [];
+    this.eventsDuringListing = undefined;
     if (res.ok) {
       this.rows = res.value.tasks;
       this.error = undefined;
     } else if (!res.unavailable) this.error = res.message;
+    for (const payload of missed) this.apply(payload);
   }
 
   private onEvent(event: string, payload: TaskEvent): void {
     if (event !== "task" || !payload) return;
+    this.eventsDuringListing?.push(payload);
+    this.apply(payload);
+  }
+
+  private apply(payload: TaskEvent): void {
     if (payload.action === "restored") {
       void this.load();
       return;
@@ -116,8 +127,9 @@ export class TasksView extends ViewElement {
     const task = payload.task;
     this.now = Date.now();
     this.rows = upsertTask(this.rows, task, taskMatches(task, this.statusFilter, this.runtime));
-    // The open task keeps its text (the event does not carry it) and takes the rest.
-    if (this.detail?.taskId === task.taskId) this.detail = { ...task, prompt: this.detail.prompt };
+    // The open task keeps its text (the event does not carry it) and takes the rest, unless this copy is older.
+    const open = this.detail;
+    if (open?.taskId === task.taskId && upsertTask([open], task, true)[0] === task) this.detail = { ...task, prompt: open.prompt };
   }
 
   private filter(change: { statusFilter?: StatusFilter; runtime?: string }): void {
@@ -145,7 +157,7 @@ export class TasksView extends ViewElement {
       this.error = res.message;
       return;
     }
-    if (res.value.task) this.onEvent("task", { action: "upserted", task: res.value.task });
+    if (res.value.task) this.apply({ action: "upserted", task: res.value.task });
     if (res.value.cancelled) this.notice = `Cancelled ${task.title}.`;
     else this.error = `Not cancelled: ${res.value.reason ?? "the gateway gave no reason"}`;
   }
