@@ -44,6 +44,7 @@ import { AutoSpeech } from "./outbound/auto-speech.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 import { responsePrefixFor } from "./outbound/response-prefix.js";
+import { MANUAL_START_WAIT_MS, MANUAL_STOP_NOTE, type AccountStartOutcome } from "./manual-lifecycle.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -113,6 +114,10 @@ export class ChannelManager {
   private readonly handedOver = new HandedOver<CreatedAccount>();
   /** The latest reload of the accounts; settles once its stops and starts are done. */
   private reloading: Promise<void> = Promise.resolve();
+  /** Accounts `channels.stop` stopped: neither a reload nor anything else starts them until `channels.start`. */
+  private readonly manuallyStopped = new Set<string>();
+  /** The `channels.start` / `channels.stop` of an account that has not finished yet. */
+  private readonly manualOps = new Map<string, { kind: "start" | "stop"; done: Promise<unknown> }>();
 
   constructor(private readonly deps: ChannelManagerDeps) {
     const dir = path.join(deps.stateDir, "channels");
@@ -234,7 +239,15 @@ export class ChannelManager {
         this.delivery.accountChanged(current.channel, current.accountId);
       }
     }
-    await Promise.all(starts.map((a) => this.startAccount(a)));
+    await Promise.all(starts.map((a) => (this.manuallyStopped.has(key(a.channel, a.accountId)) ? this.holdStopped(a) : this.startAccount(a))));
+  }
+
+  /** A manually stopped account a reload changed or added: its record takes the new config, and it stays stopped. */
+  private async holdStopped(spec: ChannelAccountConfig): Promise<void> {
+    const status: ChannelAccountStatus = { accountId: spec.accountId, running: false, connected: false, reconnectAttempts: 0, lastConnectedAt: null, lastError: MANUAL_STOP_NOTE };
+    this.accounts.set(key(spec.channel, spec.accountId), this.idle(spec, status, spec.problem ? [spec.problem] : []));
+    this.delivery.accountChanged(spec.channel, spec.accountId);
+    this.deps.logger.info({ channel: spec.channel, accountId: spec.accountId }, "channel config changed; the account stays stopped by channels.stop until channels.start");
   }
 
   /**
@@ -273,6 +286,7 @@ export class ChannelManager {
   }
 
   private async stopChangedAccount(current: ManagedAccount): Promise<void> {
+    if (this.manuallyStopped.has(key(current.channel, current.accountId))) return this.stopAccount(current);
     this.deps.logger.info({ channel: current.channel, accountId: current.accountId }, "channel config changed; restarting the account");
     await this.stopAccount(current);
   }
@@ -346,6 +360,98 @@ export class ChannelManager {
   /** The account a channel uses when none is named: `channels.<c>.defaultAccount`, else `default`, else the first by id. */
   defaultAccountId(channel: ChannelId): string | undefined {
     return defaultAccountId(this.deps.config(), channel);
+  }
+
+  /** The account ids the config gives a channel, by id. */
+  configuredAccountIds(channel: ChannelId): string[] {
+    return resolveChannelAccounts(this.deps.config(), channel, this.deps.env)
+      .map((a) => a.accountId)
+      .sort();
+  }
+
+  /**
+   * `channels.stop`: stops the account (its poller or socket, as a reload that removes it does)
+   * and marks it manually stopped, so nothing starts it again (a reload, changed or not, keeps it
+   * down) until `startAccountManually` or a gateway restart. `stopped`: it does not run afterwards.
+   */
+  async stopAccountManually(channel: ChannelId, accountId: string): Promise<{ stopped: boolean }> {
+    const id = key(channel, accountId);
+    this.manuallyStopped.add(id);
+    const pending = this.manualOps.get(id);
+    if (pending?.kind === "stop") await pending.done;
+    else {
+      // A start still connecting ends first; then it is stopped like a running account.
+      await pending?.done.catch(() => undefined);
+      await this.manualOp(id, "stop", () => this.stopNow(id));
+    }
+    return { stopped: this.accounts.get(id)?.status.running !== true };
+  }
+
+  private async stopNow(id: string): Promise<void> {
+    // A reload under way may still be starting the account: it is stopped once the reload is done.
+    await this.reloading;
+    const record = this.accounts.get(id);
+    if (!record) return;
+    await this.stopAccount(record);
+    if (record.state === "created" && this.manuallyStopped.has(id)) record.status.lastError = MANUAL_STOP_NOTE;
+    this.delivery.accountChanged(record.channel, record.accountId);
+  }
+
+  /**
+   * `channels.start`: clears the manual stop and starts the account when the config enables it and
+   * it can start, waiting up to MANUAL_START_WAIT_MS for its platform; `started`: it runs when this
+   * answers. The outcome says what was decided (see AccountStartOutcome).
+   */
+  async startAccountManually(channel: ChannelId, accountId: string): Promise<{ started: boolean; outcome: AccountStartOutcome }> {
+    const id = key(channel, accountId);
+    const running = () => this.accounts.get(id)?.status.running === true;
+    const pending = this.manualOps.get(id);
+    if (pending) return { started: running(), outcome: { status: "retry", reason: pending.kind === "stop" ? "stop-in-flight" : "start-in-flight" } };
+    const record = this.accounts.get(id);
+    if (record?.state === "created" && !record.retired && record.startError === undefined) {
+      this.manuallyStopped.delete(id);
+      return { started: running(), outcome: { status: "retry", reason: record.started ? "task-owned" : "start-in-flight" } };
+    }
+    this.manuallyStopped.delete(id);
+    const outcome = await this.manualOp(id, "start", () => this.startNow(channel, accountId));
+    return { started: running(), outcome };
+  }
+
+  /** Runs a manual start or stop of the account `id`, known to other calls as in flight until it ends. */
+  private async manualOp<T>(id: string, kind: "start" | "stop", run: () => Promise<T>): Promise<T> {
+    const done = run();
+    this.manualOps.set(id, { kind, done });
+    try {
+      return await done;
+    } finally {
+      if (this.manualOps.get(id)?.done === done) this.manualOps.delete(id);
+    }
+  }
+
+  private async startNow(channel: ChannelId, accountId: string): Promise<AccountStartOutcome> {
+    await this.reloading;
+    // A plugin that cannot load is the caller's error, not a skipped account.
+    await this.deps.loadPlugin(channel).catch((err: unknown) => {
+      throw new Error(describePluginLoadError(channel, err));
+    });
+    const spec = (await this.planAccounts(this.deps.config())).find((a) => a.channel === channel && a.accountId === accountId);
+    if (!spec) return { status: "skipped", reason: "unconfigured" };
+    // A reload that ran meanwhile may have started it already: one instance per account.
+    const current = this.accounts.get(key(channel, accountId));
+    if (current?.state === "created" && !current.retired && current.startError === undefined) {
+      return { status: "retry", reason: current.started ? "task-owned" : "start-in-flight" };
+    }
+    const started = await this.startAccount(spec);
+    if (!spec.enabled) return { status: "skipped", reason: "disabled" };
+    if (!started) return { status: "skipped", reason: "unconfigured" };
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, MANUAL_START_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([started.connected, waited]);
+    clearTimeout(timer);
+    return { status: "handed-off" };
   }
 
   /** Direct delivery without an agent run (`send`, `openclaw message send`, the `message` tool). */
@@ -646,7 +752,8 @@ export class ChannelManager {
     throw new ChannelSendRefused(running.length === 0 ? "no channel is running" : `several channels are running (${running.join(", ")}): pass channel`);
   }
 
-  private async startAccount(spec: ChannelAccountConfig): Promise<void> {
+  /** Creates and records the account; when it was created, `connected` settles once its start ended (started or failed). */
+  private async startAccount(spec: ChannelAccountConfig): Promise<{ connected: Promise<void> } | undefined> {
     const id = key(spec.channel, spec.accountId);
     const status: ChannelAccountStatus = { accountId: spec.accountId, running: false, connected: false, reconnectAttempts: 0, lastConnectedAt: null, lastError: null };
     let plugin: ChannelPlugin;
@@ -717,7 +824,8 @@ export class ChannelManager {
     this.accounts.set(id, managed);
     // The platform connection is made in the background: a platform that never answers (getMe
     // held) must not hold the gateway's start, a reload, or the stop behind it.
-    void this.connectAccount(managed, log);
+    const connected = this.connectAccount(managed, log).catch((err: unknown) => log.error({ err: (err as Error).message }, "channel account start failed"));
+    return { connected };
   }
 
   /**
@@ -752,13 +860,15 @@ export class ChannelManager {
     await this.reloading;
     const current = this.accounts.get(key(from.channel, from.accountId));
     if (current?.state === "created" && current !== from) return this.inbound(current, envelope);
-    const why = !current
-      ? "was removed from the config"
-      : !current.enabled
-        ? "was disabled"
-        : current.problems.length > 0
-          ? `cannot start: ${current.problems.join("; ")}`
-          : "is not running";
+    const why = this.manuallyStopped.has(key(from.channel, from.accountId))
+      ? "was stopped by channels.stop"
+      : !current
+        ? "was removed from the config"
+        : !current.enabled
+          ? "was disabled"
+          : current.problems.length > 0
+            ? `cannot start: ${current.problems.join("; ")}`
+            : "is not running";
     this.deps.logger.info(
       { channel: from.channel, accountId: from.accountId, chatId: envelope.chatId, messageId: envelope.messageId },
       `inbound message dropped: channel ${from.channel} account ${from.accountId} ${why} while the message was being handed over`,

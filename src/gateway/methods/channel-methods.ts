@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { ChannelManager } from "../../channels/channel-manager.js";
 import { CHANNEL_IDS } from "../../channels/config/channel-accounts.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { registerChannelLifecycleMethods } from "./channel-lifecycle-methods.js";
 import { requireChannels, sendThroughChannels } from "./channel-send.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -14,7 +15,7 @@ const PAIRING_ANSWER_PARAMS = Type.Object(
 );
 
 /**
- * `send` (direct delivery, see docs/channels.md), `channels.status`, and the DM pairing methods
+ * `send` (direct delivery, see docs/channels.md), `channels.status`, `channels.stop` / `channels.start`, and the DM pairing methods
  * behind `openclaw pairing list|approve|reject`. `channels()` is undefined while no channel is configured.
  */
 export function registerChannelMethods(registry: MethodRegistry, channels: () => ChannelManager | undefined): void {
@@ -44,6 +45,8 @@ export function registerChannelMethods(registry: MethodRegistry, channels: () =>
     params: Type.Object({ probe: Type.Optional(Type.Boolean()), timeoutMs: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
     handler: () => channelsStatusPayload(channels()),
   });
+
+  registerChannelLifecycleMethods(registry, channels);
 
   registry.register({
     name: "pairing.list",
