@@ -44,7 +44,7 @@ import { AutoSpeech } from "./outbound/auto-speech.js";
 import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 import { responsePrefixFor } from "./outbound/response-prefix.js";
-import { MANUAL_START_WAIT_MS, MANUAL_STOP_NOTE, type AccountStartOutcome } from "./manual-lifecycle.js";
+import { AccountStartRefused, MANUAL_START_WAIT_MS, MANUAL_STOP_NOTE, type AccountStartOutcome } from "./manual-lifecycle.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -403,6 +403,7 @@ export class ChannelManager {
    * answers. The outcome says what was decided (see AccountStartOutcome).
    */
   async startAccountManually(channel: ChannelId, accountId: string): Promise<{ started: boolean; outcome: AccountStartOutcome }> {
+    if (this.stopped) throw new AccountStartRefused("the gateway is stopping; start the account once it runs again");
     const id = key(channel, accountId);
     const running = () => this.accounts.get(id)?.status.running === true;
     const pending = this.manualOps.get(id);
@@ -432,7 +433,7 @@ export class ChannelManager {
     await this.reloading;
     // A plugin that cannot load is the caller's error, not a skipped account.
     await this.deps.loadPlugin(channel).catch((err: unknown) => {
-      throw new Error(describePluginLoadError(channel, err));
+      throw new AccountStartRefused(describePluginLoadError(channel, err));
     });
     const spec = (await this.planAccounts(this.deps.config())).find((a) => a.channel === channel && a.accountId === accountId);
     if (!spec) return { status: "skipped", reason: "unconfigured" };

@@ -20,3 +20,6 @@ export const MANUAL_STOP_NOTE = "stopped by channels.stop; channels.start (or a 
  * and the answer says `started: false`.
  */
 export const MANUAL_START_WAIT_MS = 10_000;
+
+/** A `channels.start` that cannot run now: the gateway is stopping, or the channel's plugin cannot be loaded. The message says why. */
+export class AccountStartRefused extends Error {}

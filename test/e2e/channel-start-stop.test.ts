@@ -62,6 +62,8 @@ describe("channels.stop and channels.start", () => {
     expect(stopped.code, stopped.output).toBe(0);
     expect(JSON.parse(stopped.output)).toEqual({ channel: "telegram", accountId: "default", stopped: true });
     expect(await defaultAccount(sock)).toMatchObject({ running: false, connected: false, lastError: STOP_NOTE });
+    const status = await runCli(["channels", "status"], cliEnv);
+    expect(status.output).toMatch(/^telegram\/default: stopped \(.*\) — last error: stopped by channels\.stop; channels\.start \(or a gateway restart\) starts it again$/m);
     const pollsWhenStopped = servers.telegram.getUpdatesCalls;
 
     // A DM while it is stopped is left with Telegram: nothing polls for it.

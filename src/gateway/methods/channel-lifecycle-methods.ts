@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { ChannelManager } from "../../channels/channel-manager.js";
+import { AccountStartRefused } from "../../channels/manual-lifecycle.js";
 import { CHANNEL_IDS, isChannelId, type ChannelId } from "../../channels/config/channel-accounts.js";
-import { invalidRequest } from "../protocol/errors.js";
+import { invalidRequest, unavailable } from "../protocol/errors.js";
 import { requireChannels } from "./channel-send.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -32,7 +33,10 @@ export function registerChannelLifecycleMethods(registry: MethodRegistry, channe
     handler: async (params) => {
       const manager = requireChannels(channels);
       const { channel, accountId } = configuredAccount(manager, params.channel, params.accountId);
-      const { started, outcome } = await manager.startAccountManually(channel, accountId);
+      const { started, outcome } = await manager.startAccountManually(channel, accountId).catch((err: unknown) => {
+        if (err instanceof AccountStartRefused) throw unavailable(err.message);
+        throw err;
+      });
       return { channel, accountId, started, outcome };
     },
   });
