@@ -380,7 +380,7 @@ export class ChannelManager {
     const pending = this.manualOps.get(id);
     if (pending?.kind === "stop") await pending.done;
     else {
-      // A start still connecting ends first; then it is stopped like a running account.
+      // A start still creating the account ends first; then it is stopped, connecting or running.
       await pending?.done.catch(() => undefined);
       await this.manualOp(id, "stop", () => this.stopNow(id));
     }
@@ -399,8 +399,8 @@ export class ChannelManager {
 
   /**
    * `channels.start`: clears the manual stop and starts the account when the config enables it and
-   * it can start, waiting up to MANUAL_START_WAIT_MS for its platform; `started`: it runs when this
-   * answers. The outcome says what was decided (see AccountStartOutcome).
+   * it can start, waiting up to MANUAL_START_WAIT_MS for its platform; `started`: the account's
+   * `running` when this answers. The outcome says what was decided (see AccountStartOutcome).
    */
   async startAccountManually(channel: ChannelId, accountId: string): Promise<{ started: boolean; outcome: AccountStartOutcome }> {
     if (this.stopped) throw new AccountStartRefused("the gateway is stopping; start the account once it runs again");
@@ -414,7 +414,9 @@ export class ChannelManager {
       return { started: running(), outcome: { status: "retry", reason: record.started ? "task-owned" : "start-in-flight" } };
     }
     this.manuallyStopped.delete(id);
-    const outcome = await this.manualOp(id, "start", () => this.startNow(channel, accountId));
+    const { outcome, connected } = await this.manualOp(id, "start", () => this.startNow(channel, accountId));
+    // Waiting for the platform is not part of the start: a stop meanwhile ends the connecting start at once.
+    if (connected) await settledWithin(connected, MANUAL_START_WAIT_MS);
     return { started: running(), outcome };
   }
 
@@ -429,30 +431,24 @@ export class ChannelManager {
     }
   }
 
-  private async startNow(channel: ChannelId, accountId: string): Promise<AccountStartOutcome> {
+  /** Creates the account under the current config; `connected` settles once its platform accepted or refused it. */
+  private async startNow(channel: ChannelId, accountId: string): Promise<{ outcome: AccountStartOutcome; connected?: Promise<void> }> {
     await this.reloading;
     // A plugin that cannot load is the caller's error, not a skipped account.
     await this.deps.loadPlugin(channel).catch((err: unknown) => {
       throw new AccountStartRefused(describePluginLoadError(channel, err));
     });
     const spec = (await this.planAccounts(this.deps.config())).find((a) => a.channel === channel && a.accountId === accountId);
-    if (!spec) return { status: "skipped", reason: "unconfigured" };
+    if (!spec) return { outcome: { status: "skipped", reason: "unconfigured" } };
     // A reload that ran meanwhile may have started it already: one instance per account.
     const current = this.accounts.get(key(channel, accountId));
     if (current?.state === "created" && !current.retired && current.startError === undefined) {
-      return { status: "retry", reason: current.started ? "task-owned" : "start-in-flight" };
+      return { outcome: { status: "retry", reason: current.started ? "task-owned" : "start-in-flight" } };
     }
     const started = await this.startAccount(spec);
-    if (!spec.enabled) return { status: "skipped", reason: "disabled" };
-    if (!started) return { status: "skipped", reason: "unconfigured" };
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, MANUAL_START_WAIT_MS);
-      timer.unref();
-    });
-    await Promise.race([started.connected, waited]);
-    clearTimeout(timer);
-    return { status: "handed-off" };
+    if (!spec.enabled) return { outcome: { status: "skipped", reason: "disabled" } };
+    if (!started) return { outcome: { status: "skipped", reason: "unconfigured" } };
+    return { outcome: { status: "handed-off" }, connected: started.connected };
   }
 
   /** Direct delivery without an agent run (`send`, `openclaw message send`, the `message` tool). */
@@ -1023,6 +1019,17 @@ interface ImmediateTarget {
   accountId?: string;
   to: string;
   threadId?: string;
+}
+
+/** Waits for `promise` to settle, or `ms`, whichever comes first. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([promise.catch(() => undefined), waited]);
+  clearTimeout(timer);
 }
 
 function key(channel: string, accountId: string): string {

@@ -104,6 +104,39 @@ describe("channels.stop and channels.start", () => {
     sock.close();
   });
 
+  it("a start whose platform does not answer is in flight for a second start, and a stop ends it at once", { timeout: 60_000 }, async () => {
+    await servers.startTelegram();
+    servers.model.setResponder((req) => ({ text: `echo: ${lastUserText(req)}` }));
+    const { sock } = await start();
+    await call(sock, "channels.stop", { channel: "telegram" });
+    const getMeHeld = () => servers.telegram.calls.filter((c) => c.method === "getMe" && c.status === 0).length;
+    servers.telegram.hangNext("getMe");
+    const first = sock.request("channels.start", { channel: "telegram" }, 30_000);
+    await servers.telegram.waitFor(() => getMeHeld() === 1, 10_000);
+
+    // `started` is the account's own running flag, which a Telegram account raises before getMe answers.
+    expect(await call(sock, "channels.start", { channel: "telegram" })).toEqual({
+      channel: "telegram",
+      accountId: "default",
+      started: true,
+      outcome: { status: "retry", reason: "start-in-flight" },
+    });
+    const pollsBefore = servers.telegram.getUpdatesCalls;
+    expect(await call(sock, "channels.stop", { channel: "telegram" })).toEqual({ channel: "telegram", accountId: "default", stopped: true });
+    // The first start was handed off; the stop ended it before it ran.
+    expect((await first).payload).toEqual({ channel: "telegram", accountId: "default", started: false, outcome: { status: "handed-off" } });
+    expect(await defaultAccount(sock)).toMatchObject({ running: false, lastError: STOP_NOTE });
+
+    servers.telegram.release();
+    expect(await call(sock, "channels.start", { channel: "telegram" })).toMatchObject({ started: true, outcome: { status: "handed-off" } });
+    await servers.telegram.waitFor(() => servers.telegram.getUpdatesCalls > pollsBefore, 10_000);
+    servers.telegram.pushMessage({ chatId: OWNER, fromId: OWNER, text: "back", messageId: 1 });
+    await servers.telegram.waitFor(() => repliesTo(OWNER).length === 1, 10_000);
+    expect(repliesTo(OWNER)).toEqual(["echo: back"]);
+    expect(servers.telegram.mostPollsHeld).toBe(1);
+    sock.close();
+  });
+
   it("refuses an unknown channel or account and a caller without operator.admin, and skips a disabled or unstartable account", async () => {
     await servers.startTelegram();
     // `twin` would poll with the default account's bot token, which it inherits: it cannot start.
