@@ -501,6 +501,7 @@ export class ChannelManager {
   async resolveChat(params: { channel?: string; accountId?: string; to: string; threadId?: string }, wait: "durable" | "interactive" = "interactive"): Promise<DeliveryTarget> {
     const channel = this.pickChannel(params.channel);
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(this.deps.config(), channel) ?? "default";
+    if (wait === "interactive") this.refuseManuallyStopped(channel, params.accountId, accountId);
     const available = await this.delivery.whenAccountRuns(channel, accountId, wait);
     if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
     const target = await available.account.resolveTarget(params.to);
@@ -518,6 +519,7 @@ export class ChannelManager {
     const channel = this.pickChannel(params.channel);
     const config = this.deps.config();
     const accountId = params.accountId?.toLowerCase() ?? defaultAccountId(config, channel) ?? "default";
+    this.refuseManuallyStopped(channel, params.accountId, accountId);
     const available = await this.delivery.whenAccountRuns(channel, accountId, "interactive");
     if (available.state === "gone") throw this.refusedSend(channel, params.accountId, available.reason);
     if (!available.account.sessionPeer) throw new ChannelSendRefused(`${channel} cannot tell which chat session a target belongs to: name the session with sessionKey`);
@@ -535,6 +537,14 @@ export class ChannelManager {
   }
 
   /** A send refused because its account does not run; when the caller named no account, it also says which rule chose it. */
+  /**
+   * An interactive caller is not kept waiting for an account `channels.stop` stopped: nothing starts
+   * it but `channels.start`. Durable replies (a chat's, a cron job's) wait for it as for a restart.
+   */
+  private refuseManuallyStopped(channel: ChannelId, named: string | undefined, accountId: string): void {
+    if (this.manuallyStopped.has(key(channel, accountId))) throw this.refusedSend(channel, named, `channel ${channel} account ${accountId} was ${MANUAL_STOP_NOTE}`);
+  }
+
   private refusedSend(channel: ChannelId, named: string | undefined, reason: string): ChannelSendRefused {
     return new ChannelSendRefused(named ? reason : `${reason}; ${unnamedAccountFix(this.deps.config(), channel)}`);
   }

@@ -80,6 +80,12 @@ describe("channels.stop and channels.start", () => {
     expect(repliesTo(OWNER)).toEqual(["echo: before"]);
     expect(await defaultAccount(sock)).toMatchObject({ running: false, lastError: STOP_NOTE });
 
+    // A direct send is refused at once, saying what starts the account.
+    expect((await sock.request("send", { channel: "telegram", accountId: "default", to: String(OWNER), message: "hi", idempotencyKey: "while-stopped" })).error).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: `channel telegram account default was ${STOP_NOTE}`,
+    });
+
     // A second stop finds it stopped already.
     expect(await call(sock, "channels.stop", { channel: "telegram", accountId: "default" })).toEqual({ channel: "telegram", accountId: "default", stopped: true });
 
