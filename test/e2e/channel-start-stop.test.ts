@@ -162,7 +162,8 @@ describe("channels.stop and channels.start", () => {
       });
     }
 
-    const { sock: writer } = await openOperator(gw.url, gw.token, { scopes: ["operator.write", "operator.read"] });
+    const { sock: writer, hello } = await openOperator(gw.url, gw.token, { scopes: ["operator.write", "operator.read"] });
+    expect((hello as { features: { methods: string[] } }).features.methods).toEqual(expect.arrayContaining(["channels.status", "channels.stop", "channels.start"]));
     for (const method of ["channels.stop", "channels.start"]) {
       expect((await writer.request(method, { channel: "telegram" })).error).toMatchObject({ code: "FORBIDDEN", message: "missing scope: operator.admin" });
     }
