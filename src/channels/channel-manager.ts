@@ -536,7 +536,6 @@ export class ChannelManager {
     return peerSessionKey(config, { agentId, channel, accountId, chatType: peer.chatType, peerId: peer.peerId, ...(threadId ? { threadId } : {}) });
   }
 
-  /** A send refused because its account does not run; when the caller named no account, it also says which rule chose it. */
   /**
    * An interactive caller is not kept waiting for an account `channels.stop` stopped: nothing starts
    * it but `channels.start`. Durable replies (a chat's, a cron job's) wait for it as for a restart.
@@ -545,6 +544,7 @@ export class ChannelManager {
     if (this.manuallyStopped.has(key(channel, accountId))) throw this.refusedSend(channel, named, `channel ${channel} account ${accountId} was ${MANUAL_STOP_NOTE}`);
   }
 
+  /** A send refused because its account does not run; when the caller named no account, it also says which rule chose it. */
   private refusedSend(channel: ChannelId, named: string | undefined, reason: string): ChannelSendRefused {
     return new ChannelSendRefused(named ? reason : `${reason}; ${unnamedAccountFix(this.deps.config(), channel)}`);
   }
