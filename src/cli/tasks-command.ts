@@ -1,31 +1,11 @@
 import type { GatewayClientError } from "../gateway/client.js";
+import type { TaskSummary } from "../gateway/task-summary.js";
 import { alignColumns } from "../infra/text-table.js";
 import { TASK_RUNTIMES, TASK_STATUSES, type TaskRuntime, type TaskStatus } from "../tasks/index.js";
 import type { ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
 import { printable } from "./printable.js";
 import { withGateway } from "./with-gateway.js";
-
-/** A task as the gateway's `tasks.*` methods answer it (docs/protocol.md, "Tasks"). */
-export interface TaskSummary {
-  taskId: string;
-  runtime: TaskRuntime;
-  status: string;
-  ledgerStatus: TaskStatus;
-  title: string;
-  agentId: string;
-  sessionKey?: string;
-  childSessionKey?: string;
-  runId: string;
-  sourceId?: string;
-  createdAt: number;
-  updatedAt: number;
-  startedAt?: number;
-  endedAt?: number;
-  terminalSummary?: string;
-  error?: string;
-  prompt?: string;
-}
 
 /** `openclaw tasks list` shows at most this many, newest first (the gateway's `tasks.list` maximum). */
 const LIST_LIMIT = 500;

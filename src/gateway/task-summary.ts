@@ -23,12 +23,37 @@ export function storedStatusesFor(status: string): TaskStatus[] {
 
 const TITLE_MAX_CHARS = 120;
 
+/** A task on the wire (`tasks.list`, `tasks.get`, `tasks.cancel`, the `task` event). */
+export interface TaskSummary {
+  /** The same as `taskId` (OpenClaw's clients read either). */
+  id: string;
+  taskId: string;
+  /** The same as `runtime`. */
+  kind: TaskRecord["runtime"];
+  runtime: TaskRecord["runtime"];
+  status: LedgerRpcStatus;
+  ledgerStatus: TaskStatus;
+  title: string;
+  agentId: string;
+  sessionKey?: string;
+  childSessionKey?: string;
+  runId: string;
+  sourceId?: string;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  endedAt?: number;
+  terminalSummary?: string;
+  error?: string;
+  prompt?: string;
+}
+
 /**
  * A task as `tasks.list`, `tasks.get` and `tasks.cancel` answer it: OpenClaw's TaskSummary fields
  * this gateway has, plus `ledgerStatus` (the stored status, which tells `lost` from `failed`).
  * `prompt` (the task text) only with `includePrompt` (tasks.get).
  */
-export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } = {}): Record<string, unknown> {
+export function taskSummary(task: TaskRecord, opts: { includePrompt?: boolean } = {}): TaskSummary {
   return {
     id: task.taskId,
     taskId: task.taskId,
