@@ -1,23 +1,14 @@
-import { listAgentConfigs, normalizeAgentId } from "../../agents/agent-config.js";
-import { absolutePath, ensureWorkspace, resolveWorkspaceDir } from "../../agents/context/workspace.js";
-import { AGENT_ID_DESCRIPTION, AGENT_ID_PATTERN } from "../../config/index.js";
+import { normalizeAgentId } from "../../agents/agent-config.js";
+import { absolutePath, ensureWorkspace } from "../../agents/context/workspace.js";
+import { addAgentEdit, newAgentId, newAgentIdProblem, proposedWorkspace, refuseSharedWorkspace } from "../../agents/roster/agent-add-plan.js";
+import { rawBindings } from "../../agents/roster/agents-file.js";
+import { addRouteBindings, type AddedBindings } from "../../agents/roster/binding-edits.js";
 import { modelTargetOrFail } from "../models-config-file.js";
 import { CliError, printJson } from "../output.js";
 import { printable } from "../printable.js";
-import {
-  agentIds,
-  definesNoAgents,
-  printGatewayNote,
-  printWarnings,
-  rawBindings,
-  readAgentsConfigFile,
-  runningGateway,
-  saveConfigPatch,
-  type AgentsConfigFile,
-} from "./agents-config-file.js";
-import { AgentsFileEdit } from "./agents-file-edit.js";
+import { printGatewayNote, printWarnings, readAgentsConfigFile, runningGateway, saveConfigPatch } from "./agents-config-file.js";
+import type { AgentsConfigFile } from "../../agents/roster/agents-file.js";
 import { askText, canAsk } from "../ask.js";
-import { addRouteBindings, type AddedBindings } from "./binding-edits.js";
 import { parseBindSpecs, unconfiguredChannelNotes } from "./bind-specs.js";
 import { bindingsSummary, printBindingChanges } from "./binding-report.js";
 
@@ -31,8 +22,6 @@ export interface AgentsAddFlags {
   agentDir?: string;
 }
 
-const agentIdPattern = new RegExp(AGENT_ID_PATTERN);
-
 /** OpenClaw's flags this gateway has no counterpart for: refused, never ignored. */
 function refuseUnsupported(flags: AgentsAddFlags): void {
   if (flags.role !== undefined)
@@ -41,32 +30,6 @@ function refuseUnsupported(flags: AgentsAddFlags): void {
     throw new CliError(
       "--agent-dir is not supported: an agent's sessions and model keys are always under <state dir>/agents/<id> here (agents.entries.<id>.agentDir does not exist).",
     );
-}
-
-/** The id a name gives, as the config normalizes agent ids (trimmed, lower-case); one it would refuse, or one already there, is refused. */
-function newAgentId(file: AgentsConfigFile, name: string): string {
-  const id = normalizeAgentId(name);
-  if (!agentIdPattern.test(id)) throw new CliError(`"${name}" is not a valid agent id: it must be ${AGENT_ID_DESCRIPTION}.`);
-  if (agentIds(file).includes(id)) throw new CliError(`Agent "${id}" already exists.`);
-  return id;
-}
-
-/**
- * Agents that shared one workspace would share its MEMORY.md, persona and files: a workspace
- * another agent already uses is refused.
- */
-function refuseSharedWorkspace(file: AgentsConfigFile, workspace: string): void {
-  for (const agent of listAgentConfigs(file.config)) {
-    if (resolveWorkspaceDir(file.config, agent.id, file.stateDir, process.env) === workspace) {
-      throw new CliError(`${workspace} is already agent "${agent.id}"'s workspace; agents sharing one would share its memory and persona: choose another directory.`);
-    }
-  }
-}
-
-/** Where the new agent would work without a `workspace` of its own: `<state>/workspace-<id>`, as the gateway resolves it for an agent that is not the default. */
-function proposedWorkspace(file: AgentsConfigFile, agentId: string): string {
-  const entries = { ...(definesNoAgents(file) ? { main: { default: true } } : {}), ...file.config.agents?.entries, [agentId]: {} };
-  return resolveWorkspaceDir({ agents: { ...file.config.agents, entries } }, agentId, file.stateDir, process.env);
 }
 
 /** The name and workspace: from the command line, or asked on a terminal when no automation flag was given. Undefined when the user cancelled. */
@@ -85,11 +48,7 @@ async function nameAndWorkspace(file: AgentsConfigFile, nameArg: string | undefi
     name ??
     (await askText("Agent name", {
       json,
-      validate: (value) => {
-        const id = normalizeAgentId(value);
-        if (!agentIdPattern.test(id)) return `an agent id: ${AGENT_ID_DESCRIPTION}`;
-        return agentIds(file).includes(id) ? `agent "${id}" already exists` : undefined;
-      },
+      validate: (value) => newAgentIdProblem(file, normalizeAgentId(value)),
     }));
   if (asked === undefined) return undefined;
   const id = normalizeAgentId(asked);
@@ -118,11 +77,7 @@ export async function agentsAddCommand(nameArg: string | undefined, flags: Agent
   refuseSharedWorkspace(file, workspace);
   const wanted = parseBindSpecs(flags.bind ?? [], agentId);
 
-  const edit = new AgentsFileEdit(file);
-  // A config without agents runs the implicit `main`; an entry for the new agent alone would make it the only one. `main` is written first, marked default, so it stays.
-  const wroteImplicitMain = definesNoAgents(file);
-  if (wroteImplicitMain) edit.addAgent("main", { default: true });
-  edit.addAgent(agentId, { ...(given.name !== agentId ? { name: given.name } : {}), workspace, ...(model ? { model: model.ref } : {}) });
+  const { edit, wroteImplicitMain } = addAgentEdit(file, agentId, { ...(given.name !== agentId ? { name: given.name } : {}), workspace, ...(model ? { model: model.ref } : {}) });
   const bindings: AddedBindings = wanted.length > 0 ? addRouteBindings(rawBindings(file), agentId, wanted) : { bindings: [], added: [], updated: [], skipped: [], conflicts: [] };
   if (bindings.added.length > 0 || bindings.updated.length > 0) edit.setBindings(bindings.bindings);
 

@@ -1,13 +1,14 @@
 import type { Binding } from "../../channels/routing/resolve-agent-route.js";
 import { CliError, printJson } from "../output.js";
 import { printable } from "../printable.js";
-import { printGatewayNote, printWarnings, rawBindings, readAgentsConfigFile, runningGateway, saveConfigPatch } from "./agents-config-file.js";
-import { AgentsFileEdit } from "./agents-file-edit.js";
-import { addRouteBindings, removeAllRouteBindings, removeRouteBindings } from "./binding-edits.js";
+import { printGatewayNote, printWarnings, readAgentsConfigFile, runningGateway, saveConfigPatch } from "./agents-config-file.js";
+import { existingAgentId, rawBindings } from "../../agents/roster/agents-file.js";
+import { AgentsFileEdit } from "../../agents/roster/agents-file-edit.js";
+import { addRouteBindings, removeAllRouteBindings, removeRouteBindings } from "../../agents/roster/binding-edits.js";
 import { bindingsSummary, printBindingChanges, printRemovedBindings, removedSummary } from "./binding-report.js";
 import { parseBindSpecs, unconfiguredChannelNotes } from "./bind-specs.js";
-import { describeBinding, isRouteBinding, ownerOf } from "./route-bindings.js";
-import { existingAgentId, targetAgentId } from "./target-agent.js";
+import { describeBinding, isRouteBinding, ownerOf } from "../../agents/roster/route-bindings.js";
+import { targetAgentId } from "./target-agent.js";
 
 /**
  * `openclaw agents bindings [--agent <id>]`: the route bindings of the config (or of one agent), in

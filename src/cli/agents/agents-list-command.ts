@@ -2,7 +2,7 @@ import { agentModelRef, listAgentConfigs, type AgentConfig } from "../../agents/
 import { resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import type { Binding } from "../../channels/routing/resolve-agent-route.js";
 import { loadConfig, resolveStateDir, type OpenClawConfig } from "../../config/index.js";
-import { describeBinding, isRouteBinding, ownerOf } from "./route-bindings.js";
+import { describeBinding, isRouteBinding, ownerOf } from "../../agents/roster/route-bindings.js";
 import { printJson } from "../output.js";
 import { printable } from "../printable.js";
 

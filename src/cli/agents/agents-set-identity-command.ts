@@ -5,9 +5,9 @@ import { absolutePath, resolveWorkspaceDir } from "../../agents/context/workspac
 import { parseIdentityMarkdown, type MarkdownIdentity } from "../../agents/context/identity-markdown.js";
 import { CliError, printJson } from "../output.js";
 import { printable } from "../printable.js";
-import { printGatewayNote, printWarnings, readAgentsConfigFile, runningGateway, saveConfigPatch, type AgentsConfigFile } from "./agents-config-file.js";
-import { AgentsFileEdit } from "./agents-file-edit.js";
-import { existingAgentId } from "./target-agent.js";
+import { printGatewayNote, printWarnings, readAgentsConfigFile, runningGateway, saveConfigPatch } from "./agents-config-file.js";
+import { existingAgentId, type AgentsConfigFile } from "../../agents/roster/agents-file.js";
+import { AgentsFileEdit } from "../../agents/roster/agents-file-edit.js";
 
 export interface SetIdentityFlags {
   agent?: string;

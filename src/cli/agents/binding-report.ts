@@ -1,6 +1,6 @@
 import { printable } from "../printable.js";
-import type { AddedBindings, BindingConflict, RemovedBindings } from "./binding-edits.js";
-import { describeBinding } from "./route-bindings.js";
+import type { AddedBindings, BindingConflict, RemovedBindings } from "../../agents/roster/binding-edits.js";
+import { describeBinding } from "../../agents/roster/route-bindings.js";
 
 const conflictText = ({ binding, agentId }: BindingConflict) => `${describeBinding(binding)} (agent=${agentId})`;
 

@@ -1,5 +1,4 @@
-import type { Binding } from "../../channels/routing/resolve-agent-route.js";
-import { isRouteBinding, matchKey, ownerOf, scopeKey } from "./route-bindings.js";
+import { isRouteBinding, matchKey, ownerOf, scopeKey, type Binding } from "./route-bindings.js";
 
 /** A binding another agent already has: it is left to that agent. */
 export interface BindingConflict {

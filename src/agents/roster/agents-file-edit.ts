@@ -1,7 +1,6 @@
-import { normalizeAgentId } from "../../agents/agent-config.js";
-import type { Binding } from "../../channels/routing/resolve-agent-route.js";
-import { CliError } from "../output.js";
-import { definesNoAgents, type AgentsConfigFile, type ConfigFilePatch } from "./agents-config-file.js";
+import { normalizeAgentId } from "../agent-config.js";
+import { AgentRosterError, definesNoAgents, type AgentsConfigFile, type ConfigFilePatch } from "./agents-file.js";
+import type { Binding } from "./route-bindings.js";
 
 type Fields = Record<string, unknown>;
 
@@ -15,7 +14,7 @@ function mergeFields(target: Fields, fields: Fields): Fields {
 }
 
 /**
- * The edits of one `agents` command to the config file, in the spelling the file uses: an agent
+ * The edits of one agent roster change (a CLI `agents` command, a gateway `agents.*` method) to the config file, in the spelling the file uses: an agent
  * under `agents.entries` is patched there, one in the legacy `agents.list` by rewriting that
  * list, and `bindings` is rewritten whole. An agent the file does not hold (one an `$include`
  * defines) cannot be changed here; the implicit `main` of a config without agents is written as
@@ -51,8 +50,8 @@ export class AgentsFileEdit {
     return this.workingList().findIndex((item) => isObject(item) && typeof item.id === "string" && normalizeAgentId(item.id) === agentId);
   }
 
-  private notInFile(agentId: string): CliError {
-    return new CliError(`Agent "${agentId}" is not written in ${this.file.file} (an $include defines it?): edit the file that defines it by hand. Config was not changed.`);
+  private notInFile(agentId: string): AgentRosterError {
+    return new AgentRosterError(`Agent "${agentId}" is not written in ${this.file.file} (an $include defines it?): edit the file that defines it by hand. Config was not changed.`);
   }
 
   /** A new agent under `agents.entries`, after any the file holds. */

@@ -1,5 +1,8 @@
-import { normalizeAgentId } from "../../agents/agent-config.js";
-import type { Binding } from "../../channels/routing/resolve-agent-route.js";
+import type { RawOpenClawConfig } from "../../config/index.js";
+import { normalizeAgentId } from "../agent-config.js";
+
+/** One entry of the config's `bindings` list, as the file holds it. */
+export type Binding = NonNullable<RawOpenClawConfig["bindings"]>[number];
 
 /** Route bindings choose the agent for a chat; `type: acp` ones bind a chat to an ACP agent instead and are never edited here. */
 export function isRouteBinding(binding: Binding): boolean {
