@@ -1,18 +1,16 @@
 import { Type } from "@sinclair/typebox";
 import {
   configUiHints,
-  ConfigBaseHashRequiredError,
   lookupConfigSchema,
-  ConfigConflictError,
   ConfigError,
   OpenClawConfigSchema,
   patchConfigFile,
   readConfigFileSnapshot,
   replaceConfigFile,
   type ConfigEditResult,
-  type OpenClawConfig,
 } from "../../config/index.js";
 import { invalidRequest } from "../protocol/errors.js";
+import { configEditFailed, configEditOptions, configEditWritten } from "./config-edit-commit.js";
 import type { GatewayRuntime } from "../runtime.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -48,26 +46,8 @@ const Patch = Type.Object(
   { additionalProperties: false },
 );
 
-/** A config error as the wire shows it: the reason per key path, and the hash to re-read against. */
-function editFailed(err: unknown): never {
-  if (err instanceof ConfigConflictError) {
-    throw invalidRequest(err.message, { code: "CONFIG_CONFLICT", currentHash: err.currentHash });
-  }
-  if (err instanceof ConfigBaseHashRequiredError) throw invalidRequest(err.message, { code: "CONFIG_BASE_HASH_REQUIRED" });
-  if (err instanceof ConfigError) throw invalidRequest(`config not saved: ${err.message}`, { code: "CONFIG_INVALID", issues: err.issues });
-  throw err;
-}
-
-/** How every edit here is made: against the editor's hash, and refused when this gateway could not start on the result. */
-function editOptions(runtime: GatewayRuntime, baseHash: string | undefined) {
-  return { baseHash, env: process.env, refuse: (config: OpenClawConfig) => runtime.startRefusals(config) };
-}
-
 function written(runtime: GatewayRuntime, result: ConfigEditResult) {
-  const outcome = runtime.reloadConfigNow();
-  runtime.broadcast("config.changed", { path: result.path, hash: result.hash, ts: Date.now() });
-  runtime.logger.info({ configPath: result.path, changedPaths: outcome.changedPaths }, "config written through the gateway");
-  return { ok: true, path: result.path, hash: result.hash, warnings: result.warnings, ...outcome };
+  return { ok: true, path: result.path, hash: result.hash, warnings: result.warnings, ...configEditWritten(runtime, result) };
 }
 
 /**
@@ -99,7 +79,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     try {
       result = write();
     } catch (err) {
-      editFailed(err);
+      configEditFailed(err);
     }
     return written(runtime, result);
   };
@@ -109,7 +89,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     name: "config.set",
     scope: "operator.admin",
     params: Replace,
-    handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, editOptions(runtime, params.baseHash)), runtime),
+    handler: (params, { runtime }) => edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, configEditOptions(runtime, params.baseHash)), runtime),
   });
 
   // apply: the same write, then a restart when something changed that only a restart applies
@@ -119,7 +99,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     scope: "operator.admin",
     params: Apply,
     handler: (params, { runtime }) => {
-      const answer = edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, editOptions(runtime, params.baseHash)), runtime);
+      const answer = edit(() => replaceConfigFile(runtime.configFilePath(), params.raw, configEditOptions(runtime, params.baseHash)), runtime);
       const waiting = answer.applied ? answer.restartRequiredPaths : answer.changedPaths;
       if (waiting.length === 0) return { ...answer, restart: { scheduled: false, reason: "nothing that changed needs a restart" } };
       const plan = runtime.requestRestart("config.apply", params.restartDelayMs ?? DEFAULT_RESTART_DELAY_MS);
@@ -132,7 +112,7 @@ export function registerConfigMethods(registry: MethodRegistry): void {
     scope: "operator.admin",
     params: Patch,
     handler: (params, { runtime }) =>
-      edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { ...editOptions(runtime, params.baseHash), replacePaths: params.replacePaths }), runtime),
+      edit(() => patchConfigFile(runtime.configFilePath(), params.raw, { ...configEditOptions(runtime, params.baseHash), replacePaths: params.replacePaths }), runtime),
   });
 
   registry.register({
