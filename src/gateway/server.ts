@@ -61,6 +61,7 @@ import { registerSessionReadMethods } from "./methods/session-read-methods.js";
 import { registerCommandMethods } from "./methods/command-methods.js";
 import { registerQuestionMethods } from "./methods/question-methods.js";
 import { registerAgentFileMethods } from "./methods/agent-file-methods.js";
+import { registerAgentRosterMethods } from "./methods/agent-roster-methods.js";
 import { registerToolMethods } from "./methods/tool-methods.js";
 import { invokeTool, type ToolInvokeOutcome, type ToolInvokeRequest } from "./tools-invoke/invoke-tool.js";
 import { registerToolsInvokeRoute } from "./http/tools-invoke-route.js";
@@ -615,6 +616,7 @@ export class GatewayServer {
     registerCommandMethods(this.methods);
     registerQuestionMethods(this.methods, this.questions);
     registerAgentFileMethods(this.methods);
+    registerAgentRosterMethods(this.methods);
     registerUsageMethods(this.methods, new UsageRecords(opts.stateDir));
     registerTtsMethods(this.methods);
     this.memory = new MemoryService({

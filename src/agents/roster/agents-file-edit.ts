@@ -13,6 +13,13 @@ function mergeFields(target: Fields, fields: Fields): Fields {
   return out;
 }
 
+/** `fields` with its `null` values (keys to remove) dropped, at any depth: a rewritten list holds no removal markers. */
+function withoutNulls(fields: Fields): Fields {
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== null) out[key] = isObject(value) ? withoutNulls(value) : value;
+  return out;
+}
+
 /**
  * The edits of one agent roster change (a CLI `agents` command, a gateway `agents.*` method) to the config file, in the spelling the file uses: an agent
  * under `agents.entries` is patched there, one in the legacy `agents.list` by rewriting that
@@ -59,7 +66,7 @@ export class AgentsFileEdit {
     this.entries[agentId] = fields;
   }
 
-  /** Sets keys of an existing agent's entry (objects merge, as `identity` does). */
+  /** Sets keys of an existing agent's entry (objects merge, as `identity` does; a `null` removes the key). */
   setFields(agentId: string, fields: Fields): void {
     const key = this.entryKey(agentId);
     if (key !== undefined) {
@@ -69,7 +76,7 @@ export class AgentsFileEdit {
     const index = this.listIndex(agentId);
     if (index >= 0) {
       const list = this.workingList();
-      list[index] = mergeFields(list[index] as Fields, fields);
+      list[index] = withoutNulls(mergeFields(list[index] as Fields, fields));
       return;
     }
     if (agentId !== "main" || !definesNoAgents(this.file)) throw this.notInFile(agentId);
