@@ -168,6 +168,8 @@ describe("agents.create / update / delete", () => {
     expect(fileConfig().bindings).toEqual([{ agentId: "main", match: { channel: "telegram", accountId: "main-bot" } }]);
     expect(fileConfig().agents.entries.ops).toBeUndefined();
     expect((await listed()).map((a) => a.id)).toEqual(["main"]);
+    const gone = await admin.request("chat.send", { sessionKey: "main", agentId: "ops", message: "still there?", idempotencyKey: randomUUID() });
+    expect(gone.error.message).toMatch(/unknown agent "ops"/);
     expect(fs.existsSync(path.join(gw.stateDir, "ws-ops-2", "SOUL.md"))).toBe(true);
 
     const only = await admin.request("agents.delete", { agentId: "main" });
