@@ -15,27 +15,23 @@ import { askConfirm, canAsk } from "../ask.js";
 export async function agentsDeleteCommand(idArg: string, flags: { force?: boolean; json?: boolean }): Promise<void> {
   const file = readAgentsConfigFile();
   const agentId = existingAgentId(file, idArg);
-  const plan = planAgentDelete(file, agentId);
-  const routes = { removed: plan.removedBindings };
-  const kept = plan.workspacesWritten;
-  const files = plan.keptFiles;
+  const { edit, removedBindings: removed, workspacesWritten: kept, keptFiles: files, wasDefault, newDefault } = planAgentDelete(file, agentId);
 
   if (!flags.force) {
     if (!canAsk())
       throw new CliError(`Deleting an agent needs confirmation: without a terminal, pass --force (openclaw agents delete ${agentId} --force). Config was not changed.`);
-    const bindings = routes.removed.length > 0 ? ` and its ${routes.removed.length} routing binding${routes.removed.length === 1 ? "" : "s"}` : "";
+    const bindings = removed.length > 0 ? ` and its ${removed.length} routing binding${removed.length === 1 ? "" : "s"}` : "";
     if (!(await askConfirm(`Delete agent "${agentId}"${bindings} from the config? Its files are kept.`, flags.json === true))) {
       return void process.stdout.write("Cancelled; nothing was changed.\n");
     }
   }
-  const warnings = saveConfigPatch(file, plan.edit.toPatch());
+  const warnings = saveConfigPatch(file, edit.toPatch());
   const gateway = runningGateway(file);
-  const newDefault = plan.newDefault;
 
   if (flags.json) {
     return printJson({
       agentId,
-      removedBindings: routes.removed.map(describeBinding),
+      removedBindings: removed.map(describeBinding),
       defaultAgent: newDefault,
       ...(kept.length > 0 ? { workspacesWritten: kept } : {}),
       keptFiles: files,
@@ -44,8 +40,8 @@ export async function agentsDeleteCommand(idArg: string, flags: { force?: boolea
     });
   }
   const lines = [`Updated config: ${file.file}`, `Deleted agent: ${agentId}`];
-  if (routes.removed.length > 0) lines.push("Removed bindings:", ...routes.removed.map((b) => `- ${printable(describeBinding(b))}`));
-  if (plan.wasDefault) lines.push(`Default agent is now: ${newDefault}`);
+  if (removed.length > 0) lines.push("Removed bindings:", ...removed.map((b) => `- ${printable(describeBinding(b))}`));
+  if (wasDefault) lines.push(`Default agent is now: ${newDefault}`);
   for (const { agentId: id, workspace } of kept)
     lines.push(`Agent "${id}" keeps its workspace ${printable(workspace)}, now written in its entry: as the default agent it would otherwise move to the default workspace.`);
   if (files.length > 0) lines.push("Files kept (this command deletes none; remove them when no longer needed):", ...files.map((p) => `- ${printable(p)}`));
