@@ -1,13 +1,12 @@
 import { normalizeAgentId } from "../../agents/agent-config.js";
 import { absolutePath, ensureWorkspace } from "../../agents/context/workspace.js";
 import { addAgentEdit, newAgentId, newAgentIdProblem, proposedWorkspace, refuseSharedWorkspace } from "../../agents/roster/agent-add-plan.js";
-import { rawBindings } from "../../agents/roster/agents-file.js";
+import { rawBindings, type AgentsConfigFile } from "../../agents/roster/agents-file.js";
 import { addRouteBindings, type AddedBindings } from "../../agents/roster/binding-edits.js";
 import { modelTargetOrFail } from "../models-config-file.js";
 import { CliError, printJson } from "../output.js";
 import { printable } from "../printable.js";
 import { printGatewayNote, printWarnings, readAgentsConfigFile, runningGateway, saveConfigPatch } from "./agents-config-file.js";
-import type { AgentsConfigFile } from "../../agents/roster/agents-file.js";
 import { askText, canAsk } from "../ask.js";
 import { parseBindSpecs, unconfiguredChannelNotes } from "./bind-specs.js";
 import { bindingsSummary, printBindingChanges } from "./binding-report.js";
