@@ -98,6 +98,11 @@ export class GatewayClient {
     return this.hello?.features.methods.includes(method) ?? false;
   }
 
+  /** Whether the gateway granted this connection `scope` (hello-ok lists every method, whatever the scopes). */
+  grants(scope: string): boolean {
+    return this.hello?.auth.scopes.includes(scope) ?? false;
+  }
+
   request<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
     const ws = this.ws;
     if (this.state.kind !== "open" || !ws || ws.readyState !== WebSocket.OPEN) {

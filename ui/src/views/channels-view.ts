@@ -1,6 +1,7 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
 import { call, cellText, errorBox, formatTime } from "../view-helpers.js";
+import { outcomeReasonText, type StartOutcome } from "./channel-start-outcome.js";
 
 interface PairingRequest {
   channel: string;
@@ -11,7 +12,22 @@ interface PairingRequest {
   expiresAt?: number;
 }
 
-/** Each channel account's state, and people waiting to be let in (pairing codes) with Approve and Deny. */
+type Account = Record<string, unknown>;
+
+/** What the last Stop or Start on an account came to, shown on its card. */
+interface AccountNote {
+  text: string;
+  error?: boolean;
+}
+
+/** How long a handed-off start is followed in `channels.status` before the card stops saying "Starting…". */
+const START_FOLLOW_POLLS = 10;
+const START_FOLLOW_INTERVAL_MS = 1_000;
+
+/**
+ * Each channel account's state with Stop / Start (operator.admin), and people waiting to be let in
+ * (pairing codes) with Approve and Deny.
+ */
 export class ChannelsView extends ViewElement {
   static properties = {
     ...ViewElement.properties,
@@ -20,16 +36,22 @@ export class ChannelsView extends ViewElement {
     error: { state: true },
     pairingError: { state: true },
     notice: { state: true },
+    accountNotes: { state: true },
+    busyAccount: { state: true },
   };
   declare status: { channelOrder: string[]; channelAccounts: Record<string, Record<string, unknown>[]> } | undefined;
   declare requests: PairingRequest[];
   declare error: string | undefined;
   declare pairingError: string | undefined;
   declare notice: string | undefined;
+  declare accountNotes: Record<string, AccountNote>;
+  /** The account (`channel/accountId`) whose Stop or Start is waiting for the gateway; its buttons are disabled. */
+  declare busyAccount: string | undefined;
 
   constructor() {
     super();
     this.requests = [];
+    this.accountNotes = {};
   }
 
   protected async load(): Promise<void> {
@@ -40,6 +62,52 @@ export class ChannelsView extends ViewElement {
     const pairing = await call<{ requests: PairingRequest[] }>(this.client, "pairing.list");
     if (pairing.ok) this.requests = pairing.value.requests;
     else this.pairingError = pairing.message;
+  }
+
+  private account(channel: string, accountId: string): Account | undefined {
+    return this.status?.channelAccounts[channel]?.find((a) => a.accountId === accountId);
+  }
+
+  private note(key: string, note: AccountNote): void {
+    this.accountNotes = { ...this.accountNotes, [key]: note };
+  }
+
+  private async stopAccount(channel: string, accountId: string): Promise<void> {
+    const key = `${channel}/${accountId}`;
+    if (!window.confirm(`Stop ${key}? It stays stopped, also across config reloads, until Start or a gateway restart.`)) return;
+    this.busyAccount = key;
+    const res = await call<{ stopped: boolean }>(this.client, "channels.stop", { channel, accountId });
+    if (!res.ok) this.note(key, { text: res.message, error: true });
+    else this.note(key, res.value.stopped ? { text: "Stopped." } : { text: "The stop did not take: its last error says why.", error: true });
+    await this.load();
+    this.busyAccount = undefined;
+  }
+
+  private async startAccount(channel: string, accountId: string): Promise<void> {
+    const key = `${channel}/${accountId}`;
+    this.busyAccount = key;
+    const res = await call<{ started: boolean; outcome: StartOutcome }>(this.client, "channels.start", { channel, accountId });
+    if (!res.ok) this.note(key, { text: res.message, error: true });
+    else if (res.value.outcome.status === "handed-off") this.note(key, { text: "Starting…" });
+    else this.note(key, { text: outcomeReasonText(res.value.outcome), error: res.value.outcome.status === "skipped" });
+    await this.load();
+    this.busyAccount = undefined;
+    if (res.ok && res.value.outcome.status === "handed-off") await this.followStart(channel, accountId);
+  }
+
+  /** A handed-off start says "Starting…" until `channels.status` shows the account running, for a bounded while. */
+  private async followStart(channel: string, accountId: string): Promise<void> {
+    const key = `${channel}/${accountId}`;
+    for (let poll = 0; poll < START_FOLLOW_POLLS; poll++) {
+      if (this.accountNotes[key]?.text !== "Starting…") return;
+      if (this.account(channel, accountId)?.running) {
+        this.note(key, { text: "Started." });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, START_FOLLOW_INTERVAL_MS));
+      await this.load();
+    }
+    if (this.accountNotes[key]?.text === "Starting…") this.note(key, { text: "Started, but it is not running yet: its last error says why.", error: true });
   }
 
   private async approve(r: PairingRequest): Promise<void> {
@@ -66,18 +134,41 @@ export class ChannelsView extends ViewElement {
         (channel) => html`<h3>${channel}</h3>
           <ul class="cards">
             ${(this.status!.channelAccounts[channel] ?? []).map(
-              (a) => html`<li class="card">
+              (a) => html`<li class="card" data-account="${channel}/${cellText(a.accountId)}">
                 <strong>${cellText(a.accountId)}</strong>
                 <span class="badge ${a.connected || a.running ? "ok" : "down"}">${a.connected ? "connected" : a.running ? "running" : "stopped"}</span>
                 ${a.lastError ? html`<p class="error">${cellText(a.lastError)}</p>` : nothing}
                 <dl>${["configured", "enabled", "dmPolicy", "reconnectAttempts"].filter((k) => a[k] !== undefined).map((k) => html`<dt>${k}</dt><dd>${cellText(a[k])}</dd>`)}
                   ${a.lastConnectedAt ? html`<dt>last connected</dt><dd>${formatTime(a.lastConnectedAt as number)}</dd>` : nothing}</dl>
+                ${this.renderLifecycle(channel, a)}
               </li>`,
             )}
           </ul>`,
       )}
       ${order.length > 0 ? this.renderPairing() : nothing}
     </section>`;
+  }
+
+  /** Stop while the account runs, Start while it does not: only for a connection granted operator.admin on a gateway with the method. */
+  private renderLifecycle(channel: string, a: Account) {
+    const accountId = String(a.accountId);
+    const key = `${channel}/${accountId}`;
+    const note = this.accountNotes[key];
+    const running = Boolean(a.running || a.connected);
+    const method = running ? "channels.stop" : "channels.start";
+    const allowed = this.client.grants("operator.admin") && this.client.has(method);
+    return html`${note ? html`<p class=${note.error ? "error" : "notice"} role=${note.error ? "alert" : "status"}>${note.text}</p>` : nothing}
+      ${
+        allowed
+          ? html`<div class="actions">
+            ${
+              running
+                ? html`<button type="button" class="danger" ?disabled=${this.busyAccount === key} @click=${() => this.stopAccount(channel, accountId)}>Stop</button>`
+                : html`<button type="button" ?disabled=${this.busyAccount === key} @click=${() => this.startAccount(channel, accountId)}>Start</button>`
+            }
+          </div>`
+          : nothing
+      }`;
   }
 
   private renderPairing() {
