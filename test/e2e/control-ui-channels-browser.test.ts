@@ -6,6 +6,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 import { startFakeTelegram, type FakeTelegram } from "../fakes/telegram-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
+import { waitUntilGateway } from "../helpers/reliability.js";
 import { launchChromium, openWatchedPage, SCREENSHOT_DIR } from "../helpers/browser.js";
 import { startIdentityProxy } from "../helpers/identity-proxy.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
@@ -28,11 +29,9 @@ let browser: Browser;
 let proxy: { port: number; close(): Promise<void> };
 let user = ADMIN;
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-  telegram = await startFakeTelegram();
-  const stateDir = makeTempDir("openclaw-ui-channels-");
-  const config = fakeModelConfig(model, stateDir, {
+/** The gateway's config: the Telegram default account, plus `accounts`. */
+function configFor(stateDir: string, accounts: Record<string, unknown>): string {
+  return fakeModelConfig(model, stateDir, {
     gateway: {
       mode: "local",
       trustedProxies: ["127.0.0.1"],
@@ -42,8 +41,15 @@ beforeAll(async () => {
         identityScopes: { [ADMIN]: ["operator.read", "operator.write", "operator.admin"], [VIEWER]: ["operator.read"] },
       },
     },
-    channels: { telegram: telegramChannelConfig(telegram, { allowFrom: ["111"], accounts: { spare: { enabled: false, botToken: "999:TEST-spare-token" } } }) },
+    channels: { telegram: telegramChannelConfig(telegram, { allowFrom: ["111"], accounts }) },
   });
+}
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  telegram = await startFakeTelegram();
+  const stateDir = makeTempDir("openclaw-ui-channels-");
+  const config = configFor(stateDir, { spare: { enabled: false, botToken: "999:TEST-spare-token" } });
   gw = await startGateway({ stateDir, token: null, configFile: { name: "openclaw.json", content: config } });
   await gw.waitForOutput(/channel account started/, 15_000);
   proxy = await startIdentityProxy(gw.port, () => user);
@@ -116,6 +122,22 @@ describe("Control UI: Stop and Start a channel account", { timeout: 90_000 }, ()
       .waitFor(WAIT);
     await card(page, "spare").locator(".badge", { hasText: "stopped" }).waitFor(WAIT);
     expect(await page.locator("li.card button").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("a Start the gateway refuses shows its message: the account left the config after the page read the status", async () => {
+    const { context, page, problems } = await openChannels(ADMIN);
+    const row = card(page, "spare");
+    await row.locator("button", { hasText: "Start" }).waitFor(WAIT);
+    const reloads = () => gw.output().split('"msg":"config reloaded"').length;
+    const before = reloads();
+    fs.writeFileSync(path.join(gw.stateDir, "openclaw.json"), configFor(gw.stateDir, {}));
+    await waitUntilGateway(gw, () => reloads() > before, 10_000, "the reload without the spare account");
+    await row.locator("button", { hasText: "Start" }).click();
+    await page.getByRole("alert").filter({ hasText: 'channels.start failed: unknown account "spare" on channel telegram (configured accounts: default)' }).waitFor(WAIT);
+    // The status read after the answer no longer has the account.
+    await row.waitFor({ state: "detached", ...WAIT });
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -129,6 +129,7 @@ export class ChannelsView extends ViewElement {
     return html`<section aria-label="Channels">
       <h2>Channels</h2>
       ${errorBox(this.error)}
+      ${this.renderNotesOfGoneAccounts(order)}
       ${this.status && order.length === 0 ? html`<p class="hint">No chat channel is configured on this gateway (see channels.* in the config).</p>` : nothing}
       ${order.map(
         (channel) => html`<h3>${channel}</h3>
@@ -147,6 +148,14 @@ export class ChannelsView extends ViewElement {
       )}
       ${order.length > 0 ? this.renderPairing() : nothing}
     </section>`;
+  }
+
+  /** A note whose account the last status no longer lists (it left the config meanwhile) shows above the channels, naming it. */
+  private renderNotesOfGoneAccounts(order: string[]) {
+    const listed = new Set(order.flatMap((channel) => (this.status?.channelAccounts[channel] ?? []).map((a) => `${channel}/${cellText(a.accountId)}`)));
+    return Object.entries(this.accountNotes)
+      .filter(([key]) => !listed.has(key))
+      .map(([key, note]) => html`<p class=${note.error ? "error" : "notice"} role=${note.error ? "alert" : "status"}>${key}: ${note.text}</p>`);
   }
 
   /** Stop while the account runs, Start while it does not: only for a connection granted operator.admin on a gateway with the method. */
