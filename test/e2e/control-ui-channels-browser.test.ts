@@ -104,6 +104,26 @@ describe("Control UI: Stop and Start a channel account", { timeout: 90_000 }, ()
     await context.close();
   });
 
+  it("a card's note goes once the account changed elsewhere: a Stop here, a Start from another page", async () => {
+    const here = await openChannels(ADMIN);
+    const row = card(here.page, "default");
+    await row.locator("button", { hasText: "Stop" }).click();
+    await row.getByRole("status").filter({ hasText: "Stopped." }).waitFor(WAIT);
+    const there = await openChannels(ADMIN);
+
+    const rowThere = card(there.page, "default");
+    await rowThere.locator("button", { hasText: "Start" }).click();
+    await rowThere.getByRole("status").filter({ hasText: "Started." }).waitFor(WAIT);
+    // This page reads the status again after its own next action (on another account).
+    await card(here.page, "spare").locator("button", { hasText: "Start" }).click();
+    await card(here.page, "spare").getByRole("alert").waitFor(WAIT);
+    await row.locator("button", { hasText: "Stop" }).waitFor(WAIT);
+    expect(await row.locator("p.notice, p.error").count()).toBe(0);
+    expect([...here.problems, ...there.problems]).toEqual([]);
+    await here.context.close();
+    await there.context.close();
+  });
+
   it("Start on an account the config disables says so in words and leaves it stopped", async () => {
     const { context, page, problems } = await openChannels(ADMIN);
     const row = card(page, "spare");

@@ -14,11 +14,17 @@ interface PairingRequest {
 
 type Account = Record<string, unknown>;
 
-/** What the last Stop or Start on an account came to, shown on its card. */
+/**
+ * What the last Stop or Start on an account came to, shown on its card while the account is still
+ * running (or not) as the status read after it said; a later change made elsewhere hides it.
+ */
 interface AccountNote {
   text: string;
   error?: boolean;
+  whileRunning?: boolean;
 }
+
+const isRunning = (a: Account | undefined) => Boolean(a?.running || a?.connected);
 
 /** How long a handed-off start is followed in `channels.status` before the card stops saying "Starting…". */
 const START_FOLLOW_POLLS = 10;
@@ -72,6 +78,13 @@ export class ChannelsView extends ViewElement {
     this.accountNotes = { ...this.accountNotes, [key]: note };
   }
 
+  /** Ties the account's note to the running state the status just read shows. */
+  private pinNote(channel: string, accountId: string): void {
+    const key = `${channel}/${accountId}`;
+    const note = this.accountNotes[key];
+    if (note) this.note(key, { ...note, whileRunning: isRunning(this.account(channel, accountId)) });
+  }
+
   private async stopAccount(channel: string, accountId: string): Promise<void> {
     const key = `${channel}/${accountId}`;
     if (!window.confirm(`Stop ${key}? It stays stopped, also across config reloads, until Start or a gateway restart.`)) return;
@@ -80,6 +93,7 @@ export class ChannelsView extends ViewElement {
     if (!res.ok) this.note(key, { text: res.message, error: true });
     else this.note(key, res.value.stopped ? { text: "Stopped." } : { text: "The stop did not take: its last error says why.", error: true });
     await this.load();
+    this.pinNote(channel, accountId);
     this.busyAccount = undefined;
   }
 
@@ -93,6 +107,7 @@ export class ChannelsView extends ViewElement {
     await this.load();
     this.busyAccount = undefined;
     if (res.ok && res.value.outcome.status === "handed-off") await this.followStart(channel, accountId);
+    else this.pinNote(channel, accountId);
   }
 
   /** A handed-off start says "Starting…" until `channels.status` shows the account running, for a bounded while. */
@@ -100,14 +115,16 @@ export class ChannelsView extends ViewElement {
     const key = `${channel}/${accountId}`;
     for (let poll = 0; poll < START_FOLLOW_POLLS; poll++) {
       if (this.accountNotes[key]?.text !== "Starting…") return;
-      if (this.account(channel, accountId)?.running) {
-        this.note(key, { text: "Started." });
+      if (isRunning(this.account(channel, accountId))) {
+        this.note(key, { text: "Started.", whileRunning: true });
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, START_FOLLOW_INTERVAL_MS));
       await this.load();
     }
-    if (this.accountNotes[key]?.text === "Starting…") this.note(key, { text: "Started, but it is not running yet: its last error says why.", error: true });
+    if (this.accountNotes[key]?.text === "Starting…") {
+      this.note(key, { text: "Started, but it is not running yet: its last error says why.", error: true, whileRunning: false });
+    }
   }
 
   private async approve(r: PairingRequest): Promise<void> {
@@ -162,8 +179,8 @@ export class ChannelsView extends ViewElement {
   private renderLifecycle(channel: string, a: Account) {
     const accountId = String(a.accountId);
     const key = `${channel}/${accountId}`;
-    const note = this.accountNotes[key];
-    const running = Boolean(a.running || a.connected);
+    const running = isRunning(a);
+    const note = this.accountNotes[key]?.whileRunning === !running ? undefined : this.accountNotes[key];
     const method = running ? "channels.stop" : "channels.start";
     const allowed = this.client.grants("operator.admin") && this.client.has(method);
     return html`${note ? html`<p class=${note.error ? "error" : "notice"} role=${note.error ? "alert" : "status"}>${note.text}</p>` : nothing}
