@@ -1,7 +1,7 @@
 import type { GatewayClientError } from "../gateway/client.js";
 import type { TaskSummary } from "../gateway/task-summary.js";
 import { alignColumns } from "../infra/text-table.js";
-import { TASK_RUNTIMES, TASK_STATUSES, type TaskRuntime, type TaskStatus } from "../tasks/index.js";
+import { TASK_RUNTIMES, TASK_STATUSES } from "../tasks/index.js";
 import type { ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
 import { printable } from "./printable.js";

@@ -121,8 +121,13 @@ export class AgentsView extends ViewElement {
     this.editingId = agentId;
   }
 
+  /** The roster methods need operator.admin: a connection without it sees the agents but no form or buttons. */
+  private canEditRoster(method: string): boolean {
+    return this.client.grants("operator.admin") && this.client.has(method);
+  }
+
   protected render() {
-    const canCreate = this.client.has("agents.create");
+    const canCreate = this.canEditRoster("agents.create");
     return html`<section aria-label="Agents and tools">
       <h2>Agents & tools</h2>
       <h3>Agents</h3>
@@ -147,8 +152,8 @@ export class AgentsView extends ViewElement {
 
   private renderAgent(agent: AgentRow): TemplateResult {
     const error = this.rowErrors[agent.id];
-    const canEdit = this.client.has("agents.update");
-    const canDelete = this.client.has("agents.delete");
+    const canEdit = this.canEditRoster("agents.update");
+    const canDelete = this.canEditRoster("agents.delete");
     return html`<li class="card agent" data-agent=${agent.id}>
       <strong>${agent.identity?.emoji ? `${agent.identity.emoji} ` : ""}${agent.name ?? agent.id}</strong>
       ${agent.id === this.defaultId ? html`<span class="badge ok">default</span>` : nothing}
