@@ -53,7 +53,27 @@ CREATE INDEX IF NOT EXISTS tasks_cleanup ON tasks(cleanup_after);
  * that ended is final: a later end (the run's own, after an operator's cancel) changes nothing.
  */
 export class TaskStore {
-  private constructor(private readonly db: Database) {}
+  /** The statements every recorded run uses, prepared once per store. */
+  private readonly insertTask;
+  private readonly endTask;
+  private readonly byTaskIdQuery;
+  private readonly byRunIdQuery;
+  private readonly byChildSessionQuery;
+
+  private constructor(private readonly db: Database) {
+    this.insertTask = db.prepare(
+      `INSERT OR IGNORE INTO tasks (task_id, runtime, status, run_id, agent_id, requester_session_key, child_session_key, source_id, label, task, created_at, started_at, last_event_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.endTask = db.prepare(
+      `UPDATE tasks SET status = ?, ended_at = ?, last_event_at = ?, cleanup_after = ?, error = ?, terminal_summary = ?,
+         child_session_key = COALESCE(child_session_key, ?)
+       WHERE run_id = ? AND status IN ('queued', 'running')`,
+    );
+    this.byTaskIdQuery = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE task_id = ?`);
+    this.byRunIdQuery = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE run_id = ?`);
+    this.byChildSessionQuery = db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE child_session_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`);
+  }
 
   static fileIn(stateDir: string): string {
     return path.join(stateDir, "tasks", "tasks.sqlite");
@@ -81,48 +101,37 @@ export class TaskStore {
   insert(taskId: string, start: TaskStart, now: number): boolean {
     const status = start.status ?? "running";
     return (
-      this.db
-        .prepare(
-          `INSERT OR IGNORE INTO tasks (task_id, runtime, status, run_id, agent_id, requester_session_key, child_session_key, source_id, label, task, created_at, started_at, last_event_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          taskId,
-          start.runtime,
-          status,
-          start.runId,
-          start.agentId,
-          start.requesterSessionKey ?? null,
-          start.childSessionKey ?? null,
-          start.sourceId ?? null,
-          start.label ? bounded(start.label, TASK_LABEL_MAX_CHARS) : null,
-          bounded(start.task, TASK_TEXT_MAX_CHARS),
-          now,
-          status === "running" ? now : null,
-          now,
-        ).changes > 0
+      this.insertTask.run(
+        taskId,
+        start.runtime,
+        status,
+        start.runId,
+        start.agentId,
+        start.requesterSessionKey ?? null,
+        start.childSessionKey ?? null,
+        start.sourceId ?? null,
+        start.label ? bounded(start.label, TASK_LABEL_MAX_CHARS) : null,
+        bounded(start.task, TASK_TEXT_MAX_CHARS),
+        now,
+        status === "running" ? now : null,
+        now,
+      ).changes > 0
     );
   }
 
   /** Ends the task of `runId` unless it already ended; true when this call ended it. */
   end(runId: string, end: TaskEnd, now: number): boolean {
     const retention = end.status === "lost" ? LOST_TASK_RETENTION_MS : TASK_RETENTION_MS;
-    const changed = this.db
-      .prepare(
-        `UPDATE tasks SET status = ?, ended_at = ?, last_event_at = ?, cleanup_after = ?, error = ?, terminal_summary = ?,
-           child_session_key = COALESCE(child_session_key, ?)
-         WHERE run_id = ? AND status IN ('queued', 'running')`,
-      )
-      .run(
-        end.status,
-        now,
-        now,
-        now + retention,
-        end.error ? bounded(end.error, TASK_ERROR_MAX_CHARS) : null,
-        end.summary ? bounded(end.summary, TASK_SUMMARY_MAX_CHARS) : null,
-        end.childSessionKey ?? null,
-        runId,
-      ).changes;
+    const changed = this.endTask.run(
+      end.status,
+      now,
+      now,
+      now + retention,
+      end.error ? bounded(end.error, TASK_ERROR_MAX_CHARS) : null,
+      end.summary ? bounded(end.summary, TASK_SUMMARY_MAX_CHARS) : null,
+      end.childSessionKey ?? null,
+      runId,
+    ).changes;
     return changed > 0;
   }
 
@@ -135,16 +144,13 @@ export class TaskStore {
 
   /** The task of `runId`. */
   byRunId(runId: string): TaskRecord | undefined {
-    const row = this.db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE run_id = ?`).get(runId);
+    const row = this.byRunIdQuery.get(runId);
     return row ? fromRow(row as Row) : undefined;
   }
 
   /** A task by its task id, its run id, or the session it runs in (the newest there). */
   lookup(token: string): TaskRecord | undefined {
-    const row =
-      this.db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE task_id = ?`).get(token) ??
-      this.db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE run_id = ?`).get(token) ??
-      this.db.prepare(`SELECT ${COLUMNS} FROM tasks WHERE child_session_key = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`).get(token);
+    const row = this.byTaskIdQuery.get(token) ?? this.byRunIdQuery.get(token) ?? this.byChildSessionQuery.get(token);
     return row ? fromRow(row as Row) : undefined;
   }
 
