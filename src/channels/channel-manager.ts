@@ -45,6 +45,7 @@ import { ACCOUNT_STOP_WAIT_MS } from "./account-stop-wait.js";
 import { duplicateBotProblems, duplicateEventStreamProblems } from "./config/duplicate-bots.js";
 import { responsePrefixFor } from "./outbound/response-prefix.js";
 import { AccountStartRefused, MANUAL_START_WAIT_MS, MANUAL_STOP_NOTE, type AccountStartOutcome } from "./manual-lifecycle.js";
+import { settledWithin } from "../infra/settled-within.js";
 
 export interface ChannelManagerDeps {
   stateDir: string;
@@ -1029,17 +1030,6 @@ interface ImmediateTarget {
   accountId?: string;
   to: string;
   threadId?: string;
-}
-
-/** Waits for `promise` to settle, or `ms`, whichever comes first. */
-async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    timer.unref();
-  });
-  await Promise.race([promise.catch(() => undefined), waited]);
-  clearTimeout(timer);
 }
 
 function key(channel: string, accountId: string): string {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { LocalServiceSpec } from "./local-service-spec.js";
+import { settledWithin } from "../settled-within.js";
 
 /** How much of the server's latest output is kept for the error or log line that explains a failure. */
 const OUTPUT_TAIL_CHARS = 8192;
@@ -87,9 +88,9 @@ export class ServiceProcess {
   async stop(graceMs: number): Promise<void> {
     if (!this.alive) return;
     this.signalGroup("SIGTERM");
-    if (await within(this.exited, graceMs)) return;
+    if (await settledWithin(this.exited, graceMs)) return;
     this.signalGroup("SIGKILL");
-    if (!(await within(this.exited, KILL_WAIT_MS))) throw new Error(`process ${this.pid} did not exit after SIGKILL`);
+    if (!(await settledWithin(this.exited, KILL_WAIT_MS))) throw new Error(`process ${this.pid} did not exit after SIGKILL`);
   }
 
   /** SIGKILL to the group at once: for a process that is exiting and cannot wait. */
@@ -114,15 +115,4 @@ export class ServiceProcess {
 
 function unrefPipe(stream: NodeJS.ReadableStream | null): void {
   (stream as { unref?: () => void } | null)?.unref?.();
-}
-
-function within(done: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
-    done.then(() => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
