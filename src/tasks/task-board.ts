@@ -1,3 +1,4 @@
+import { formatDuration } from "../infra/duration.js";
 import type { TaskLedger } from "./task-ledger.js";
 import { taskLine } from "./task-text.js";
 import { isTerminal, type TaskRecord } from "./types.js";
@@ -32,10 +33,7 @@ function boardLine(task: TaskRecord, now: number): string {
   return `[${task.status}] ${task.runtime} · ${title} · ${timing}${detail ? ` · ${taskLine(detail, DETAIL_MAX_CHARS)}` : ""}`;
 }
 
+/** Whole seconds, shown as durations are elsewhere (`1m30s`). */
 function duration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${seconds % 60 ? `${seconds % 60}s` : ""}`;
-  return `${Math.floor(minutes / 60)}h${minutes % 60 ? `${minutes % 60}m` : ""}`;
+  return formatDuration(Math.max(0, Math.round(ms / 1000)) * 1000);
 }
