@@ -66,6 +66,9 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
   process.on("SIGINT", () => onSignal("SIGINT"));
   // SIGHUP reloads the config (the daemon convention), instead of Node's default of exiting.
   process.on("SIGHUP", () => gateway?.reloadConfig());
+  // SIGUSR2 restarts in this process, as OpenClaw's gateway does (Node's default would exit at
+  // once, skipping the graceful stop). SIGUSR1 stays Node's: it opens the inspector.
+  process.on("SIGUSR2", () => gateway?.restartOnSignal("SIGUSR2"));
 
   const start = async (port = parsePortFlag(flags.port), earlyListen?: EarlyListen): Promise<RunningGateway> => {
     try {

@@ -79,6 +79,11 @@ export interface RunningGateway {
   logger: Logger;
   /** Read the config file now and apply it as a hot reload would (SIGHUP). */
   reloadConfig(): void;
+  /**
+   * An operator's restart signal (SIGUSR2): the in-process restart `/restart` does, unless
+   * `commands.restart: false`, which turns both off (the refusal is logged as a warning).
+   */
+  restartOnSignal(signal: string): void;
   /** `restartExpectedMs` tells clients (in the `shutdown` event) that a new gateway follows. */
   stop(reason: string, restartExpectedMs?: number): Promise<void>;
   /** How long the whole stop may take (src/gateway/shutdown-deadline.ts), from the config as it is now. */
@@ -356,6 +361,13 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
       const changedPaths = diffConfigPaths(current.config, loaded.config);
       if (changedPaths.length === 0) return void logger.info({ configPath: loaded.path }, "config reload requested: no change");
       applyChange({ loaded, changedPaths, restartRequiredPaths: restartRequiredPaths(changedPaths) });
+    },
+    restartOnSignal(signal: string) {
+      if (current.config.commands?.restart === false) {
+        logger.warn({ signal }, `${signal} restart refused: commands.restart is false in the config (set it to true, or stop and start the gateway)`);
+        return;
+      }
+      requestRestart(signal, 0);
     },
     stop(reason: string, restartExpectedMs?: number) {
       stopping ??= (async () => {

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway } from "../helpers/gateway-process.js";
+import { waitUntil } from "../helpers/reliability.js";
+import { openOperator } from "../helpers/ws-client.js";
 
 describe("daemon manners", () => {
   it("SIGHUP reloads the config (also with hot reload off) and the gateway keeps running", async () => {
@@ -25,6 +27,34 @@ describe("daemon manners", () => {
       expect(await gw.stop()).toBe(0);
     }
   });
+
+  it("SIGUSR2 restarts the gateway in the same process; commands.restart: false refuses it", async () => {
+    const gw = await startGateway({ stateDir: makeTempDir() });
+    const listening = () => (gw.output().match(/"msg":"gateway listening"/g) ?? []).length;
+    try {
+      const { sock } = await openOperator(gw.url, gw.token);
+      const shutdown = sock.waitFor((f) => f.type === "event" && f.event === "shutdown", 30_000);
+      gw.proc.kill("SIGUSR2");
+      expect((await shutdown).payload).toMatchObject({ restartExpectedMs: expect.any(Number) });
+      await waitUntil(() => listening() === 2, 30_000, "the restarted gateway");
+      expect(gw.proc.exitCode).toBeNull();
+      const again = await openOperator(gw.url, gw.token);
+      expect((await again.sock.request("health", {})).ok).toBe(true);
+      again.sock.close();
+    } finally {
+      expect(await gw.stop()).toBe(0);
+    }
+
+    const off = await startGateway({ stateDir: makeTempDir(), configFile: { name: "openclaw.json", content: JSON.stringify({ commands: { restart: false } }) } });
+    try {
+      off.proc.kill("SIGUSR2");
+      await off.waitForOutput(/SIGUSR2 restart refused: commands.restart is false/);
+      expect((off.output().match(/"msg":"gateway listening"/g) ?? []).length).toBe(1);
+      expect(off.proc.exitCode).toBeNull();
+    } finally {
+      expect(await off.stop()).toBe(0);
+    }
+  }, 90_000);
 
   it("an unknown gateway subcommand is an error with the nearest command, not an argument of run", async () => {
     const res = await runCli(["gateway", "strat"], { OPENCLAW_STATE_DIR: makeTempDir() });
