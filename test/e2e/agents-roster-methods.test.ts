@@ -110,9 +110,38 @@ describe("agents.create / update / delete", () => {
       model: { primary: "fake/fake-model" },
       identity: { emoji: "🛠", avatar: "https://example.test/ops.png" },
     });
+    const identityFile = fs.readFileSync(path.join(workspace, "IDENTITY.md"), "utf8");
+    expect(identityFile).toContain("- Name: Operations\n");
+    expect(identityFile).toContain("- Emoji: 🛠\n");
+    expect(identityFile).toContain("- Avatar: https://example.test/ops.png\n");
+    expect(identityFile).toContain("- Vibe:\n");
+    expect(identityFile).toContain("Fill this in with the user");
     expect((await admin.request("agents.update", { agentId: "ops", model: null })).ok).toBe(true);
     expect(fileConfig().agents.entries.ops.model).toBeUndefined();
     expect((await listed()).find((a) => a.id === "ops")!.model).toBeUndefined();
+  });
+
+  it("update writes the identity into the agent's IDENTITY.md, keeping the lines the user wrote; a symlinked IDENTITY.md is refused and nothing changes", async () => {
+    const workspace = (await listed()).find((a) => a.id === "ops")!.workspace!;
+    const identityPath = path.join(workspace, "IDENTITY.md");
+    fs.writeFileSync(identityPath, "# Who I am\n\n**Name:** Opsy\n- Vibe: calm\n- Name: stale\n\nNotes the user wrote.\n");
+    const res = await admin.request("agents.update", { agentId: "ops", emoji: "🦞" });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+    expect(fs.readFileSync(identityPath, "utf8")).toBe(
+      "# Who I am\n\n- Name: Operations\n- Vibe: calm\n- Emoji: 🦞\n- Avatar: https://example.test/ops.png\n\nNotes the user wrote.\n",
+    );
+
+    const elsewhere = path.join(gw.stateDir, "elsewhere.md");
+    fs.writeFileSync(elsewhere, "- Name: Someone else\n");
+    fs.rmSync(identityPath);
+    fs.symlinkSync(elsewhere, identityPath);
+    const before = fs.readFileSync(file, "utf8");
+    const refused = await admin.request("agents.update", { agentId: "ops", emoji: "🐙" });
+    expect(refused.ok).toBe(false);
+    expect(refused.error.message).toMatch(/IDENTITY\.md is not a regular file \(a symlink\?\)/);
+    expect(fs.readFileSync(file, "utf8")).toBe(before);
+    expect(fs.readFileSync(elsewhere, "utf8")).toBe("- Name: Someone else\n");
+    fs.rmSync(identityPath);
   });
 
   it("update refuses an unknown agent, agentRuntime, a blank emoji, another agent's workspace and an empty update", async () => {

@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import { Type } from "@sinclair/typebox";
-import { absolutePath, ensureWorkspace } from "../../agents/context/workspace.js";
+import { findAgentEntry } from "../../agents/agent-config.js";
+import type { MarkdownIdentity } from "../../agents/context/identity-markdown.js";
+import { absolutePath, ensureWorkspace, resolveWorkspaceDir } from "../../agents/context/workspace.js";
 import { addAgentEdit, newAgentId, proposedWorkspace, refuseSharedWorkspace } from "../../agents/roster/agent-add-plan.js";
 import { planAgentDelete } from "../../agents/roster/agent-delete-plan.js";
 import { AgentRosterError, existingAgentId, readAgentsConfigFileAt, type AgentsConfigFile, type ConfigFilePatch } from "../../agents/roster/agents-file.js";
 import { AgentsFileEdit } from "../../agents/roster/agents-file-edit.js";
+import { planIdentityFileUpdate } from "../../agents/roster/identity-file-update.js";
 import { loadConfig, patchConfigFile } from "../../config/index.js";
 import { resolveModelTarget } from "../../models/index.js";
 import { invalidRequest } from "../protocol/errors.js";
@@ -100,6 +103,27 @@ function identityFields(params: { emoji?: string; avatar?: string }): Record<str
 }
 
 /**
+ * What an update leaves the agent called, for its IDENTITY.md: the name, emoji and avatar given,
+ * else the ones the config has; undefined when the update changes none of them and moves no
+ * workspace, or nothing is known.
+ */
+function identityAfterUpdate(
+  file: AgentsConfigFile,
+  agentId: string,
+  params: { name?: string; workspace?: string },
+  identity: Record<string, string>,
+): MarkdownIdentity | undefined {
+  if (params.name === undefined && params.workspace === undefined && Object.keys(identity).length === 0) return undefined;
+  const entry = findAgentEntry(file.config, agentId);
+  const known: MarkdownIdentity = {
+    name: params.name?.trim() ?? entry?.identity?.name ?? entry?.name,
+    emoji: identity.emoji ?? entry?.identity?.emoji,
+    avatar: identity.avatar ?? entry?.identity?.avatar,
+  };
+  return Object.values(known).some((value) => value?.trim()) ? known : undefined;
+}
+
+/**
  * `agents.create|update|delete`: the agent roster edited over the protocol with the rules of
  * `openclaw agents add` / `agents delete` (src/agents/roster), written through `config.patch`'s
  * writer and applied at once by the config reload. See docs/protocol.md.
@@ -158,7 +182,16 @@ export function registerAgentRosterMethods(registry: MethodRegistry): void {
       });
       savePatch(runtime, file, edit.toPatch(), true);
       if (workspace) await seedWorkspace(workspace);
-      savePatch(runtime, file, edit.toPatch());
+      // IDENTITY.md (in the workspace the agent has after the update) says what the config now says.
+      const fileIdentity = identityAfterUpdate(file, agentId, params, identity);
+      const identityFile = fileIdentity && refused(() => planIdentityFileUpdate(workspace ?? resolveWorkspaceDir(file.config, agentId, runtime.stateDir), fileIdentity));
+      const identityWritten = identityFile?.write() ?? false;
+      try {
+        savePatch(runtime, file, edit.toPatch());
+      } catch (err) {
+        if (identityWritten) identityFile?.undo();
+        throw err;
+      }
       return { ok: true, agentId };
     },
   });

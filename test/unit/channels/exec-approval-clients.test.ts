@@ -26,7 +26,7 @@ describe("exec approval clients (channels.<channel>.execApprovals)", () => {
   });
 
   it("Discord: off unless enabled is true or auto; approvers as ids, user:, discord: or mentions; else the owners' Discord ids", () => {
-    const approvers = ["discord:" + ALICE, `<@!${BOB}>`, `user:${ALICE}`];
+    const approvers = [`discord:${ALICE}`, `<@!${BOB}>`, `user:${ALICE}`];
     expect(execApprovalClient(load(discord({ execApprovals: { approvers } })), "discord", "default")).toBeUndefined();
     const client = execApprovalClient(load(discord({ execApprovals: { enabled: true, approvers, target: "both", cleanupAfterResolve: true } })), "discord", "default")!;
     expect(client).toMatchObject({ channel: "discord", approvers: [ALICE, BOB], target: "both", cleanupAfterResolve: true });
