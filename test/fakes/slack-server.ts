@@ -86,6 +86,8 @@ export interface FakeSlack {
   readonly unknownMethods: string[];
   /** Sockets accepted so far (a reconnect makes it grow). */
   readonly socketConnections: number;
+  /** Socket Mode sockets open now. */
+  readonly openSocketCount: number;
   /** The next call of `method` fails: `ratelimited` as HTTP 429 + Retry-After, other errors as `{ok:false}`, `status` as a bare HTTP error. */
   failNext(method: string, failure: FakeSlackFailure): void;
   /** The next call of `method` is held unanswered until `release()`. */
@@ -569,6 +571,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     deletedTs,
     calls,
     unknownMethods,
+    get openSocketCount() {
+      return openSockets.size;
+    },
     get socketConnections() {
       return socketConnections;
     },
