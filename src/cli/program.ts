@@ -387,6 +387,35 @@ traces
     const { tracesShowCommand } = await import("./traces-command.js");
     await tracesShowCommand(runId, opts);
   });
+traces
+  .command("review")
+  .description("the review queue: runs routed to you by rule (thumbs-down, cost, new model, sample); pending ones by default")
+  .option("--labelled", "only runs already labelled")
+  .option("--all", "pending and labelled runs")
+  .option("--limit <n>", "at most this many runs (default 50)")
+  .option("--json", "print JSON")
+  .action(async (opts) => {
+    const { tracesReviewCommand } = await import("./traces-command.js");
+    await tracesReviewCommand(opts);
+  });
+traces
+  .command("feedback <runId> <rating>")
+  .description("rate a run up or down; down puts it in the review queue")
+  .option("--note <text>", "what was wrong (or right)")
+  .option("--json", "print JSON")
+  .action(async (runId, rating, opts) => {
+    const { tracesFeedbackCommand } = await import("./traces-command.js");
+    await tracesFeedbackCommand(runId, rating, opts);
+  });
+traces
+  .command("label <runId> <verdict>")
+  .description("your verdict on a run: pass or fail (a run nobody queued is added to the queue)")
+  .option("--note <text>", "why")
+  .option("--json", "print JSON")
+  .action(async (runId, verdict, opts) => {
+    const { tracesLabelCommand } = await import("./traces-command.js");
+    await tracesLabelCommand(runId, verdict, opts);
+  });
 const tasks = program.command("tasks").description("background tasks on the gateway: sub-agent spawns, cron runs, agent runs (bare: tasks list)");
 withClientFlags(tasks.command("list", { isDefault: true }).description("background tasks, newest first"))
   .option("--runtime <name>", "only this kind: subagent, acp, cron or cli")

@@ -3,7 +3,7 @@ import { loadConfigForClient } from "../config/client-config.js";
 import { resolveStateDir } from "../config/index.js";
 import { normalizeSessionKey } from "../sessions/keys/index.js";
 import { colorEnabled } from "../infra/color.js";
-import { renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
+import { type FeedbackRating, type ReviewLabel, renderReviewQueue, renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
 
 /**
@@ -34,9 +34,47 @@ export async function tracesListCommand(flags: { session?: string; since?: strin
 
 export async function tracesShowCommand(runId: string, flags: { json?: boolean }): Promise<void> {
   const found = await withStore((store) => store?.get(runId));
-  if (!found) throw new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
+  if (!found) throw noTrace(runId);
   if (flags.json) return printJson(found);
   process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: colorEnabled(process.stdout) }));
+}
+
+const noTrace = (runId: string) =>
+  new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
+
+/** `openclaw traces review`: the review queue; pending runs unless `--labelled` or `--all`. */
+export async function tracesReviewCommand(flags: { labelled?: boolean; all?: boolean; limit?: string; json?: boolean }): Promise<void> {
+  const limit = flags.limit === undefined ? 50 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new CliError(`--limit: expected an integer from 1 to 500, got "${flags.limit}"`);
+  if (flags.labelled && flags.all) throw new CliError("--labelled and --all: give one of them (--all lists pending and labelled runs)");
+  const status = flags.all ? "all" : flags.labelled ? "labelled" : "pending";
+  const queue = await withStore((store) =>
+    store ? { items: store.reviews.list(status, limit), counts: store.reviews.counts() } : { items: [], counts: { pending: 0, labelled: 0 } },
+  );
+  if (flags.json) return printJson(queue);
+  process.stdout.write(renderReviewQueue(queue.items, queue.counts));
+}
+
+/** `openclaw traces feedback <runId> up|down`: an operator's rating; a thumbs-down queues the run for review. */
+export async function tracesFeedbackCommand(runId: string, rating: string, flags: { note?: string; json?: boolean }): Promise<void> {
+  if (rating !== "up" && rating !== "down") throw new CliError(`rating: expected up or down, got "${rating}"`);
+  const result = await withStore((store) => (store?.has(runId) ? store.reviews.feedback(runId, rating as FeedbackRating, flags.note?.trim() || undefined, Date.now()) : undefined));
+  if (!result) throw noTrace(runId);
+  if (flags.json) return printJson({ ok: true, runId, rating, queued: result.queued });
+  process.stdout.write(`Feedback ${rating} recorded for ${runId}${result.queued ? "; it is in the review queue (openclaw traces review)" : ""}.\n`);
+}
+
+/** `openclaw traces label <runId> pass|fail`: an operator's verdict on a run. */
+export async function tracesLabelCommand(runId: string, label: string, flags: { note?: string; json?: boolean }): Promise<void> {
+  if (label !== "pass" && label !== "fail") throw new CliError(`label: expected pass or fail, got "${label}"`);
+  const labelled = await withStore((store) => {
+    if (!store?.has(runId)) return false;
+    store.reviews.label(runId, label as ReviewLabel, flags.note?.trim() || undefined, Date.now());
+    return true;
+  });
+  if (!labelled) throw noTrace(runId);
+  if (flags.json) return printJson({ ok: true, runId, label });
+  process.stdout.write(`Labelled ${runId} ${label}.\n`);
 }
 
 /** `--session` as the gateway reads a session key: a bare key (`main`, `cron:nightly`) is the default agent's. */

@@ -3,6 +3,8 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { packageVersion } from "../infra/version.js";
 import { TraceRedactor } from "./redaction.js";
+import type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
+import { reviewSettings } from "./review/review-settings.js";
 import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery } from "./trace-store.js";
@@ -101,6 +103,30 @@ export class TraceRecorder implements RunTracer {
     return (await this.openStore()).get(runId);
   }
 
+  /** Queued runs for review, newest first, and how many wait (docs/traces.md#review-queue). */
+  async reviewList(status: ReviewStatus, limit: number): Promise<{ items: ReviewItem[]; counts: { pending: number; labelled: number } }> {
+    await this.flush();
+    const store = await this.openStore();
+    return { items: store.reviews.list(status, limit), counts: store.reviews.counts() };
+  }
+
+  /** An operator's rating of a traced run; undefined when no trace of it is stored. */
+  async feedback(runId: string, rating: FeedbackRating, note?: string): Promise<{ queued: boolean } | undefined> {
+    await this.flush();
+    const store = await this.openStore();
+    if (!store.has(runId)) return undefined;
+    return store.reviews.feedback(runId, rating, note, Date.now());
+  }
+
+  /** An operator's verdict on a traced run; false when no trace of it is stored. */
+  async label(runId: string, label: ReviewLabel, note?: string): Promise<boolean> {
+    await this.flush();
+    const store = await this.openStore();
+    if (!store.has(runId)) return false;
+    store.reviews.label(runId, label, note, Date.now());
+    return true;
+  }
+
   /** Writes what is pending now; resolves once it is written. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
@@ -131,6 +157,12 @@ export class TraceRecorder implements RunTracer {
       const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts));
       const store = await this.openStore();
       store.write(traces);
+      store.reviews.route(
+        traces.map((t) => t.record),
+        reviewSettings(config),
+        Math.random,
+        Date.now(),
+      );
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
       if (settings.otel)

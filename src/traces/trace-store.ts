@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { loadSqlite } from "../infra/sqlite-module.js";
+import { createReviewTables, ReviewStore } from "./review/review-store.js";
 import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
 
 type Database = BetterSqlite3.Database;
@@ -61,8 +62,11 @@ export function tracesDbPath(stateDir: string): string {
 export class TraceStore {
   private readonly putPrompt;
   private readonly putTrace;
+  /** The review queue, in the same database. */
+  readonly reviews: ReviewStore;
 
   private constructor(private readonly db: Database) {
+    this.reviews = new ReviewStore(db);
     this.putPrompt = db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
     this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
       (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
@@ -83,6 +87,7 @@ export class TraceStore {
       // filled for good: traces are written far more than read, and the OS caches the file anyway.
       db.pragma("cache_size = -2000");
       db.exec(SCHEMA);
+      createReviewTables(db);
     } catch (err) {
       db.close();
       throw new Error(`trace store ${file} cannot be opened: ${(err as Error).message}. Move the file away; a new one is made.`);
@@ -156,6 +161,11 @@ export class TraceStore {
     return rows.map(({ durationMs, isError, ...row }) => ({ ...row, ...(durationMs !== null ? { durationMs } : {}), ...(isError ? { isError: true } : {}) }));
   }
 
+  /** Whether a trace of the run is stored. */
+  has(runId: string): boolean {
+    return this.db.prepare("SELECT 1 FROM traces WHERE run_id = ?").get(runId) !== undefined;
+  }
+
   /** A run's trace with its system prompt's text. */
   get(runId: string): { trace: TraceRecord; systemPrompt?: string } | undefined {
     const row = this.db.prepare("SELECT t.body AS body, p.text AS prompt FROM traces t LEFT JOIN prompts p ON p.hash = t.prompt_hash WHERE t.run_id = ?").get(runId) as
@@ -189,6 +199,7 @@ export class TraceStore {
         for (const id of victims) deleted += del.run(id).changes;
         this.deleteUnusedPrompts();
       }
+      if (deleted > 0) this.reviews.deleteOrphans();
       return deleted;
     })();
   }

@@ -15,6 +15,23 @@ export const DiagnosticsSchema = Type.Object({
       retentionDays: Type.Optional(integer(1, 3650)),
       /** Default 256 MiB: past this size the oldest traces are deleted first. */
       maxBytes: Type.Optional(integer(1_048_576)),
+      /** The review queue: which traces are routed to an operator's review, by rule (docs/traces.md#review-queue). */
+      review: Type.Optional(
+        Type.Object({
+          /** Default true; false: no run is queued (feedback is still recorded). */
+          enabled: Type.Optional(Type.Boolean()),
+          /** The share of the other runs queued at random, 0-1 (default 0.1). */
+          sampleRate: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          /** Random sampling only for runs that start between these host-local times (HH:MM, 24h); `end` before `start` crosses midnight. */
+          sampleWindow: Type.Optional(
+            Type.Object({ start: Type.String({ pattern: "^([01]\\d|2[0-3]):[0-5]\\d$" }), end: Type.String({ pattern: "^([01]\\d|2[0-4]):[0-5]\\d$" }) }),
+          ),
+          /** A run whose tokens (in + out, over all its model calls) reach this is queued (default 200000; 0: off). */
+          highCostTokens: Type.Optional(integer(0)),
+          /** Every run within this many hours of an agent's first run on a model is queued (default 48; 0: off). */
+          newModelHours: Type.Optional(integer(0, 8760)),
+        }),
+      ),
     }),
   ),
   otel: Type.Optional(

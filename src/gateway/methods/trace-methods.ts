@@ -4,7 +4,8 @@ import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
 /**
- * `traces.list` and `traces.get`: the run traces `openclaw traces` shows (docs/traces.md).
+ * `traces.list` and `traces.get`: the run traces `openclaw traces` shows; `traces.feedback` and
+ * `traces.review.*`: the review queue (docs/traces.md).
  * `canonicalSessionKey` reads a session key as the session methods do (a bare `main` is the default agent's).
  */
 export function registerTraceMethods(registry: MethodRegistry, traces: TraceRecorder, canonicalSessionKey: (key: string) => string): void {
@@ -32,6 +33,44 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
         })
         .catch(failed);
       return { traces: traces_ };
+    },
+  });
+
+  const RunId = Type.String({ minLength: 1, maxLength: 256 });
+  const Note = Type.Optional(Type.String({ maxLength: 2000 }));
+  const missing = (runId: string) => invalidRequest(`no trace for run ${runId}: it never ran here, tracing was off (diagnostics.traces.enabled), or retention deleted it`);
+
+  registry.register({
+    name: "traces.feedback",
+    scope: "operator.write",
+    params: Type.Object({ runId: RunId, rating: Type.Union([Type.Literal("up"), Type.Literal("down")]), note: Note }, { additionalProperties: false }),
+    handler: async (params) => {
+      const recorded = await traces.feedback(params.runId, params.rating, params.note?.trim() || undefined).catch(failed);
+      if (!recorded) throw missing(params.runId);
+      return { ok: true, runId: params.runId, rating: params.rating, queued: recorded.queued };
+    },
+  });
+
+  registry.register({
+    name: "traces.review.list",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("labelled"), Type.Literal("all")])),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async (params) => await traces.reviewList(params.status ?? "pending", params.limit ?? 50).catch(failed),
+  });
+
+  registry.register({
+    name: "traces.review.label",
+    scope: "operator.write",
+    params: Type.Object({ runId: RunId, label: Type.Union([Type.Literal("pass"), Type.Literal("fail")]), note: Note }, { additionalProperties: false }),
+    handler: async (params) => {
+      if (!(await traces.label(params.runId, params.label, params.note?.trim() || undefined).catch(failed))) throw missing(params.runId);
+      return { ok: true, runId: params.runId, label: params.label };
     },
   });
 

@@ -1,0 +1,33 @@
+import type { OpenClawConfig } from "../../config/index.js";
+
+/** `diagnostics.traces.review` with its defaults (docs/traces.md#review-queue). */
+export interface ReviewSettings {
+  enabled: boolean;
+  sampleRate: number;
+  /** Minutes after host-local midnight; undefined: all day. */
+  sampleWindow?: { start: number; end: number };
+  /** 0: off. */
+  highCostTokens: number;
+  /** 0: off. */
+  newModelMs: number;
+}
+
+export const DEFAULT_REVIEW_SAMPLE_RATE = 0.1;
+export const DEFAULT_HIGH_COST_TOKENS = 200_000;
+export const DEFAULT_NEW_MODEL_HOURS = 48;
+
+export function reviewSettings(config: OpenClawConfig): ReviewSettings {
+  const review = config.diagnostics?.traces?.review;
+  const window = review?.sampleWindow;
+  return {
+    enabled: review?.enabled !== false,
+    sampleRate: review?.sampleRate ?? DEFAULT_REVIEW_SAMPLE_RATE,
+    ...(window ? { sampleWindow: { start: minutesOf(window.start), end: minutesOf(window.end) } } : {}),
+    highCostTokens: review?.highCostTokens ?? DEFAULT_HIGH_COST_TOKENS,
+    newModelMs: (review?.newModelHours ?? DEFAULT_NEW_MODEL_HOURS) * 3_600_000,
+  };
+}
+
+function minutesOf(hhmm: string): number {
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+}

@@ -1,0 +1,180 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { TraceRecord, TraceSummary } from "../types.js";
+import { type ReviewReason, reviewReasons, runTokens } from "./review-rules.js";
+import type { ReviewSettings } from "./review-settings.js";
+
+type Database = BetterSqlite3.Database;
+
+export type FeedbackRating = "up" | "down";
+export type ReviewLabel = "pass" | "fail";
+export type ReviewStatus = "pending" | "labelled" | "all";
+
+/** A queued run as `traces.review.list` and `openclaw traces review` show it. */
+export interface ReviewItem {
+  run: TraceSummary;
+  queuedAt: number;
+  reasons: ReviewReason[];
+  totalTokens: number;
+  label?: ReviewLabel;
+  note?: string;
+  labelledAt?: number;
+  feedback?: { rating: FeedbackRating; note?: string; at: number };
+}
+
+/**
+ * The review queue's tables, in the trace database. `review_models` remembers when each agent
+ * first ran on each model (seeded from the traces already stored when the table is made, so an
+ * upgrade does not look like a model change).
+ */
+const REVIEW_SCHEMA = `
+CREATE TABLE IF NOT EXISTS review_queue (run_id TEXT PRIMARY KEY, queued_at INTEGER NOT NULL, reasons TEXT NOT NULL, label TEXT, note TEXT, labelled_at INTEGER);
+CREATE INDEX IF NOT EXISTS review_queue_order ON review_queue(queued_at);
+CREATE TABLE IF NOT EXISTS review_feedback (run_id TEXT PRIMARY KEY, rating TEXT NOT NULL, note TEXT, at INTEGER NOT NULL);
+`;
+const MODELS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS review_models (agent_id TEXT NOT NULL, model TEXT NOT NULL, first_at INTEGER NOT NULL, PRIMARY KEY (agent_id, model));
+INSERT OR IGNORE INTO review_models SELECT agent_id, model, MIN(started_at) FROM traces WHERE model IS NOT NULL GROUP BY agent_id, model;
+`;
+
+interface QueueRow {
+  runId: string;
+  queuedAt: number;
+  reasons: string;
+  label: ReviewLabel | null;
+  note: string | null;
+  labelledAt: number | null;
+}
+
+/** Creates the review tables of a trace database that lacks them (after its `traces` table). */
+export function createReviewTables(db: Database): void {
+  db.exec(REVIEW_SCHEMA);
+  const hasModels = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review_models'").get();
+  if (!hasModels) db.exec(MODELS_SCHEMA);
+}
+
+/** The review queue (docs/traces.md#review-queue): runs routed to an operator by rule, their feedback and labels. */
+export class ReviewStore {
+  private readonly seeModel;
+  private readonly firstSeen;
+  private readonly queued;
+  private readonly putQueued;
+  private readonly dropQueued;
+
+  constructor(private readonly db: Database) {
+    this.seeModel = db.prepare("INSERT OR IGNORE INTO review_models (agent_id, model, first_at) VALUES (?, ?, ?)");
+    this.firstSeen = db.prepare("SELECT first_at AS firstAt FROM review_models WHERE agent_id = ? AND model = ?");
+    this.queued = db.prepare("SELECT run_id AS runId, queued_at AS queuedAt, reasons, label, note, labelled_at AS labelledAt FROM review_queue WHERE run_id = ?");
+    this.putQueued = db.prepare(`INSERT INTO review_queue (run_id, queued_at, reasons, label, note, labelled_at) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(run_id) DO UPDATE SET reasons = excluded.reasons, label = excluded.label, note = excluded.note, labelled_at = excluded.labelled_at`);
+    this.dropQueued = db.prepare("DELETE FROM review_queue WHERE run_id = ?");
+  }
+
+  /** Routes freshly written runs by the rules; `draw` gives each run its random number. */
+  route(records: readonly TraceRecord[], settings: ReviewSettings, draw: () => number, now: number): void {
+    this.db.transaction(() => {
+      for (const record of records) {
+        let modelFirstSeenAt: number | undefined;
+        if (record.model) {
+          this.seeModel.run(record.agentId, record.model, record.startedAt);
+          modelFirstSeenAt = (this.firstSeen.get(record.agentId, record.model) as { firstAt: number }).firstAt;
+        }
+        const reasons = reviewReasons(record, settings, { ...(modelFirstSeenAt !== undefined ? { modelFirstSeenAt } : {}), draw: draw() });
+        if (reasons.length > 0) this.addReasons(record.runId, reasons, now);
+      }
+    })();
+  }
+
+  /** Records an operator's rating of a run; a thumbs-down queues it, taking it back un-queues it unless another reason holds it. */
+  feedback(runId: string, rating: FeedbackRating, note: string | undefined, at: number): { queued: boolean } {
+    return this.db.transaction(() => {
+      this.db
+        .prepare(
+          "INSERT INTO review_feedback (run_id, rating, note, at) VALUES (?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET rating = excluded.rating, note = excluded.note, at = excluded.at",
+        )
+        .run(runId, rating, note ?? null, at);
+      if (rating === "down") this.addReasons(runId, ["negative-feedback"], at);
+      else this.removeReason(runId, "negative-feedback");
+      return { queued: this.queued.get(runId) !== undefined };
+    })();
+  }
+
+  /** An operator's verdict on a run; a run nobody queued is added (`manual`). */
+  label(runId: string, label: ReviewLabel, note: string | undefined, at: number): void {
+    this.db.transaction(() => {
+      const row = this.queued.get(runId) as QueueRow | undefined;
+      this.putQueued.run(runId, row?.queuedAt ?? at, row?.reasons ?? JSON.stringify(["manual"]), label, note ?? null, at);
+    })();
+  }
+
+  /** Queued runs, newest first, with their trace's summary and feedback. */
+  list(status: ReviewStatus, limit: number): ReviewItem[] {
+    const where = status === "pending" ? "WHERE q.labelled_at IS NULL" : status === "labelled" ? "WHERE q.labelled_at IS NOT NULL" : "";
+    const rows = this.db
+      .prepare(
+        `SELECT q.run_id AS runId, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
+           t.session_key AS sessionKey, t.agent_id AS agentId, t.source, t.started_at AS startedAt, t.duration_ms AS durationMs, t.outcome, t.model,
+           t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.model_calls AS modelCalls, t.tool_calls AS toolCalls,
+           json_extract(t.body, '$.usage.cacheRead') AS cacheRead, json_extract(t.body, '$.usage.cacheWrite') AS cacheWrite,
+           f.rating, f.note AS feedbackNote, f.at AS feedbackAt
+         FROM review_queue q JOIN traces t ON t.run_id = q.run_id LEFT JOIN review_feedback f ON f.run_id = q.run_id
+         ${where} ORDER BY q.queued_at DESC LIMIT ?`,
+      )
+      .all(limit) as (QueueRow &
+      TraceSummary & {
+        model: string | null;
+        cacheRead: number | null;
+        cacheWrite: number | null;
+        rating: FeedbackRating | null;
+        feedbackNote: string | null;
+        feedbackAt: number | null;
+      })[];
+    return rows.map((row) => ({
+      run: {
+        runId: row.runId,
+        sessionKey: row.sessionKey,
+        agentId: row.agentId,
+        source: row.source,
+        startedAt: row.startedAt,
+        durationMs: row.durationMs,
+        outcome: row.outcome,
+        ...(row.model ? { model: row.model } : {}),
+        inputTokens: row.inputTokens,
+        outputTokens: row.outputTokens,
+        modelCalls: row.modelCalls,
+        toolCalls: row.toolCalls,
+      },
+      queuedAt: row.queuedAt,
+      reasons: JSON.parse(row.reasons) as ReviewReason[],
+      totalTokens: runTokens({ usage: { input: row.inputTokens, output: row.outputTokens, cacheRead: row.cacheRead ?? 0, cacheWrite: row.cacheWrite ?? 0 } }),
+      ...(row.label ? { label: row.label } : {}),
+      ...(row.note !== null ? { note: row.note } : {}),
+      ...(row.labelledAt !== null ? { labelledAt: row.labelledAt } : {}),
+      ...(row.rating ? { feedback: { rating: row.rating, ...(row.feedbackNote !== null ? { note: row.feedbackNote } : {}), at: row.feedbackAt! } } : {}),
+    }));
+  }
+
+  /** How many queued runs wait for a label, and how many have one. */
+  counts(): { pending: number; labelled: number } {
+    return this.db.prepare("SELECT COUNT(*) - COUNT(labelled_at) AS pending, COUNT(labelled_at) AS labelled FROM review_queue").get() as { pending: number; labelled: number };
+  }
+
+  /** Drops queue entries and feedback whose trace retention deleted. */
+  deleteOrphans(): void {
+    this.db.exec("DELETE FROM review_queue WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_queue.run_id)");
+    this.db.exec("DELETE FROM review_feedback WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_feedback.run_id)");
+  }
+
+  private addReasons(runId: string, reasons: ReviewReason[], at: number): void {
+    const row = this.queued.get(runId) as QueueRow | undefined;
+    const merged = [...new Set([...(row ? (JSON.parse(row.reasons) as ReviewReason[]) : []), ...reasons])];
+    this.putQueued.run(runId, row?.queuedAt ?? at, JSON.stringify(merged), row?.label ?? null, row?.note ?? null, row?.labelledAt ?? null);
+  }
+
+  private removeReason(runId: string, reason: ReviewReason): void {
+    const row = this.queued.get(runId) as QueueRow | undefined;
+    if (!row) return;
+    const left = (JSON.parse(row.reasons) as ReviewReason[]).filter((r) => r !== reason);
+    if (left.length === 0 && row.labelledAt === null) this.dropQueued.run(runId);
+    else this.putQueued.run(runId, row.queuedAt, JSON.stringify(left.length > 0 ? left : ["manual"]), row.label, row.note, row.labelledAt);
+  }
+}
