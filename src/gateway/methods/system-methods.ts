@@ -26,7 +26,7 @@ export function registerSystemMethods(registry: MethodRegistry): void {
         ok: true,
         ts: Date.now(),
         version: runtime.version,
-        runtimeVersion: process.version,
+        runtimeVersion: runtime.version,
         pid: process.pid,
         host: runtime.host,
         port: runtime.port,
