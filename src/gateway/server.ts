@@ -40,6 +40,7 @@ import { registerSessionGoalMethods } from "./methods/session-goal-methods.js";
 import { ProgressCardStore } from "../sessions/progress-card/index.js";
 import { GoalStore } from "../sessions/goal/index.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
+import { registerDoctorMethods } from "./methods/doctor-methods.js";
 import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
 import type { CronClock } from "../cron/clock.js";
@@ -627,6 +628,7 @@ export class GatewayServer {
     });
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
+    registerDoctorMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
     const toolAvailability = (this.toolAvailability = () => ({

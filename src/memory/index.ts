@@ -8,6 +8,7 @@ export { resolveMemorySettings, resolveEmbeddingSettings, MEMORY_DEFAULTS, type 
 export { createRemoteEmbedder, EmbeddingError } from "./embeddings.js";
 export { dailyNotesForNewSession } from "./daily-notes.js";
 export type { Embedder } from "./embeddings.js";
+export type { EmbeddingReadiness } from "./embedding-readiness.js";
 export type { SyncProgress, SyncReport } from "./indexer.js";
 export type { MemoryGetOutcome } from "./read-memory-file.js";
 export { MEMORY_GET_DEFAULT_LINES, MEMORY_GET_MAX_CHARS } from "./read-memory-file.js";

@@ -12,6 +12,7 @@ import { MAX_QUERY_CHARS } from "./query-terms.js";
 import { fileNameMatches, firstChunksOf, InProcessVectors, textLeg, vecLeg } from "./search-legs.js";
 import type { MemorySettings } from "./settings.js";
 import { loadVectorExtension, type SqliteDatabase } from "./sqlite-runtime.js";
+import { NOT_CHECKED, notReady, observeAnswers, READY, type EmbeddingReadiness } from "./embedding-readiness.js";
 import { MemoryUnavailableError, type MemorySearchOptions, type MemorySearchResponse, type MemoryStatus } from "./types.js";
 
 const SNIPPET_CHARS = 700;
@@ -47,15 +48,20 @@ export class MemoryIndex {
   private readonly inProcess = new InProcessVectors();
   private closed = false;
   private syncedHere = false;
+  /** The provider returned vectors since this index opened (a sync, a search or a probe). */
+  private embedderAnswered = false;
+  private readonly embedder: Embedder | undefined;
 
   private constructor(
     private readonly options: MemoryIndexOptions,
     private readonly db: SqliteDatabase,
     readonly store: MemoryStore,
-    private readonly embedder: Embedder | undefined,
+    embedder: Embedder | undefined,
     private readonly vecFallbackReason: string | undefined,
     private identityMismatch: string | undefined,
-  ) {}
+  ) {
+    this.embedder = embedder && observeAnswers(embedder, () => (this.embedderAnswered = true));
+  }
 
   static async open(options: MemoryIndexOptions): Promise<MemoryIndex> {
     const Database = await loadSqlite("memory");
@@ -297,6 +303,33 @@ export class MemoryIndex {
       ...(this.lastSyncAt ? { lastSyncAt: this.lastSyncAt.toISOString() } : this.store.getMeta("last_sync_at") ? { lastSyncAt: this.store.getMeta("last_sync_at")! } : {}),
       skipped: (this.syncedHere ? [...this.skipped] : this.skippedByLastSync()).map(([path, reason]) => ({ path, reason })),
     };
+  }
+
+  /**
+   * What is known of the embedding provider without asking it: not ready without one, while the
+   * identity changed or since it last failed; ready once it returned vectors; else not checked.
+   */
+  embeddingReadiness(): EmbeddingReadiness {
+    const embedding = this.options.settings.embedding;
+    if (!this.embedder) return notReady(embedding.kind === "none" ? embedding.reason : "no embedder");
+    if (this.identityMismatch) return notReady(`vector search paused: ${this.identityMismatch} (run openclaw memory index --force)`);
+    if (this.embeddingError) return notReady(this.embeddingError);
+    return this.embedderAnswered ? READY : NOT_CHECKED;
+  }
+
+  /** Asks the provider for one vector now (once, no retries); a failure is remembered as a search's would be. */
+  async probeEmbeddings(): Promise<EmbeddingReadiness> {
+    if (!this.embedder || this.identityMismatch) return this.embeddingReadiness();
+    try {
+      const [vector] = await this.embedder.embed(["memory probe"], { retries: 0 });
+      checkDims(this.store, [vector!]);
+      this.embeddingError = undefined;
+      return READY;
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      this.noteEmbeddingOutcome(error);
+      return notReady(error.message);
+    }
   }
 
   /** The files the last sync of any process skipped, as it recorded them (none when unreadable). */

@@ -3,6 +3,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { sessionsDir } from "../sessions/store/session-paths.js";
 import type { Embedder } from "./embeddings.js";
+import type { EmbeddingReadiness } from "./embedding-readiness.js";
 import type { SyncProgress, SyncReport } from "./indexer.js";
 import type { MemoryIndex } from "./memory-index.js";
 import type { MemoryWatcherHandle } from "./memory-watcher.js";
@@ -79,6 +80,12 @@ export class MemoryService {
   async status(agentId: string): Promise<MemoryStatus> {
     const { index } = await this.indexFor(agentId);
     return index.status();
+  }
+
+  /** Whether the agent's embedding provider answers: what is known, or (`probe`) asked now. */
+  async embeddingReadiness(agentId: string, probe: boolean): Promise<EmbeddingReadiness> {
+    const { index } = await this.indexFor(agentId);
+    return probe ? index.probeEmbeddings() : index.embeddingReadiness();
   }
 
   /** `openclaw memory index`: every change is indexed now, transcripts below their threshold too. */
