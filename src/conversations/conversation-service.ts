@@ -10,7 +10,7 @@ import { askSideQuestion } from "./side-question.js";
 import { PROGRESS_REFRESH_SOURCE, refreshRequest, runProgressRefreshTurn } from "./progress-refresh-turn.js";
 import { ControlSteering, type ControlRequest } from "./control-steering.js";
 import { injectedAssistantMessage } from "./injected-message.js";
-import { ModelFailover } from "../models/failover/index.js";
+import { ModelFailover, type AuthProfileStore } from "../models/failover/index.js";
 import { createStreamModel, listConfiguredModels, resolveModel, type StreamModel } from "../models/index.js";
 import type { ExecApprovalBroker } from "../agents/approvals/approval-broker.js";
 import type { StreamModelFn, ToolServices, TranscriptMessage } from "../agents/types.js";
@@ -114,6 +114,11 @@ export class ConversationService implements ConversationPort {
   private resolveFirstTurnEnded!: () => void;
   /** Settles when this process's first turn has ended (its model SDK loaded, its caches filled). */
   readonly firstTurnEnded = new Promise<void>((resolve) => (this.resolveFirstTurnEnded = resolve));
+
+  /** The agent's auth profiles and their cooldowns, as this process's turns use them. */
+  authProfiles(agentId: string): AuthProfileStore {
+    return this.failover.store(agentId);
+  }
 
   constructor(private readonly deps: ConversationDeps) {
     // Sub-agent sessions run on their own `subagent` lane, under their own cap.

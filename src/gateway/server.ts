@@ -41,6 +41,7 @@ import { ProgressCardStore } from "../sessions/progress-card/index.js";
 import { GoalStore } from "../sessions/goal/index.js";
 import { registerMemoryMethods } from "./methods/memory-methods.js";
 import { registerDoctorMethods } from "./methods/doctor-methods.js";
+import { registerModelAuthMethods } from "./methods/model-auth-methods.js";
 import { registerCronMethods } from "./methods/cron-methods.js";
 import { CronService } from "../cron/cron-service.js";
 import type { CronClock } from "../cron/clock.js";
@@ -629,6 +630,11 @@ export class GatewayServer {
     this.toolServices.memory = this.memory;
     registerMemoryMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
     registerDoctorMethods(this.methods, this.memory, (runtime) => defaultAgentId(runtime.config()));
+    registerModelAuthMethods(
+      this.methods,
+      (agentId) => this.conversations.authProfiles(agentId),
+      (runtime) => defaultAgentId(runtime.config()),
+    );
     registerChannelMethods(this.methods, () => this.channels);
     registerMessageActionMethods(this.methods, () => this.channels);
     const toolAvailability = (this.toolAvailability = () => ({

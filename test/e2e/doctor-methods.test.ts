@@ -105,6 +105,60 @@ describe("doctor.memory.status", () => {
   });
 });
 
+describe("models.authStatus", () => {
+  const providerOf = (payload: { providers: { provider: string }[] }, id: string) => payload.providers.find((p) => p.provider === id) as Record<string, any>;
+
+  it("lists each provider's keys by source with failover's cooldowns, and never a secret", async () => {
+    const res = await sock.request("models.authStatus", {});
+    expect(res.ok).toBe(true);
+    expect(res.payload.agentId).toBe("main");
+    expect(typeof res.payload.ts).toBe("number");
+    const fake = providerOf(res.payload, "fake");
+    expect(fake).toMatchObject({ provider: "fake", status: "static", apiKey: { source: "config" } });
+    expect(fake.profiles).toEqual(
+      expect.arrayContaining([
+        { profileId: "fake:config", type: "api_key", status: "static", source: "config", state: "ready" },
+        {
+          profileId: "fake:backup",
+          type: "api_key",
+          status: "static",
+          source: "saved",
+          state: "cooldown",
+          cooldownUntil,
+          reason: "rate_limit",
+          model: "fake-model",
+          errorCount: 2,
+        },
+      ]),
+    );
+    expect(providerOf(res.payload, "keyless")).toMatchObject({ status: "missing", profiles: [] });
+    expect(providerOf(res.payload, "keyless")).not.toHaveProperty("apiKey");
+    const openai = providerOf(res.payload, "openai");
+    expect(openai).toMatchObject({ status: "static", apiKey: { source: "env", envVar: "OPENAI_API_KEY" } });
+    expect(openai.profiles).toEqual([{ profileId: "openai:env", type: "api_key", status: "static", source: "env", state: "ready" }]);
+    const text = JSON.stringify(res.payload);
+    for (const secret of ["sk-fake", BACKUP_KEY, ENV_KEY, BACKUP_KEY.slice(-4)]) expect(text).not.toContain(secret);
+  });
+
+  it("refresh: true reads a profile added to auth-profiles.json at once", async () => {
+    const file = JSON.parse(fs.readFileSync(profilesFile, "utf8"));
+    file.profiles["keyless:added"] = { type: "token", provider: "keyless", token: "tok-added-secret-0123456789" };
+    fs.writeFileSync(profilesFile, JSON.stringify(file));
+    const res = await sock.request("models.authStatus", { refresh: true });
+    expect(providerOf(res.payload, "keyless")).toMatchObject({
+      status: "static",
+      profiles: [{ profileId: "keyless:added", type: "token", status: "static", source: "saved", state: "ready" }],
+    });
+    expect(JSON.stringify(res.payload)).not.toContain("tok-added-secret");
+  });
+
+  it("refuses an unknown agent", async () => {
+    const res = await sock.request("models.authStatus", { agentId: "nobody" });
+    expect(res.error).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(res.error.message).toContain('unknown agent id "nobody"');
+  });
+});
+
 describe("status", () => {
   it("runtimeVersion is the gateway's own version, not Node's", async () => {
     const res = await sock.request("status", {});

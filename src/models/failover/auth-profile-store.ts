@@ -134,6 +134,25 @@ export class AuthProfileStore {
 
   private readonly collectedFor = new WeakMap<OpenClawConfig, Map<string, { profiles: AuthProfilesFile["profiles"]; env: NodeJS.ProcessEnv; found: AuthProfile[] }>>();
 
+  /** The order the operator set for `provider` (`auth.order.<p>`, else the file's `order.<p>`), when one is set. */
+  explicitOrder(provider: string, config: OpenClawConfig): string[] | undefined {
+    this.refresh();
+    const explicit = config.auth?.order?.[provider] ?? this.data.order?.[provider];
+    return explicit?.length ? [...explicit] : undefined;
+  }
+
+  /** The providers the file has profiles or an order for. */
+  fileProviders(): string[] {
+    this.refresh();
+    return [...new Set([...Object.values(this.data.profiles).map((p) => p.provider), ...Object.keys(this.data.order ?? {})])];
+  }
+
+  /** Reads the file now if it changed, instead of within the next second. */
+  reload(): void {
+    this.checkedAt = -Infinity;
+    this.refresh();
+  }
+
   usage(profileId: string): ProfileUsage | undefined {
     this.refresh();
     return this.data.usageStats[profileId];

@@ -8,3 +8,4 @@ export { FailoverTurn, DEFAULT_OVERLOAD_RETRY, type AttemptRecord, type AttemptR
 export { AuthProfileStore, authProfilesPath, parseProfilesFile } from "./auth-profile-store.js";
 export { failoverReason, type FailoverReason } from "./failure-reason.js";
 export { maskSecret, type AuthProfile } from "./profile-sources.js";
+export { modelsAuthStatus, type AuthStatus, type AuthStatusProvider, type AuthStatusProfile } from "./auth-status.js";
