@@ -166,3 +166,13 @@ describe("status", () => {
     expect(res.payload.runtimeVersion).not.toBe(process.version);
   });
 });
+
+describe("doctor.memory.status with memory turned off", () => {
+  it("answers not ready, saying memory is disabled, rather than failing", async () => {
+    const { payload: snap } = await sock.request("config.get", {});
+    const patched = await sock.request("config.patch", { raw: "{ memory: { search: { enabled: false } } }", baseHash: snap.hash });
+    expect(patched.payload).toMatchObject({ applied: true, restartRequiredPaths: [] });
+    const res = await sock.request("doctor.memory.status", {});
+    expect(res.payload).toEqual({ agentId: "main", embedding: { ok: false, checked: true, error: "memory is disabled (memory.search.enabled is false)" } });
+  });
+});
