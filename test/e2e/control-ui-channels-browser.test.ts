@@ -127,6 +127,9 @@ describe("Control UI: Stop and Start a channel account", { timeout: 90_000 }, ()
   it("Start on an account the config disables says so in words and leaves it stopped", async () => {
     const { context, page, problems } = await openChannels(ADMIN);
     const row = card(page, "spare");
+    // An admin reads the pairing queue (empty here) rather than the read-only line.
+    await page.getByText("Nobody is waiting.").waitFor(WAIT);
+    expect(await page.locator(".read-only").count()).toBe(0);
     await row.locator("button", { hasText: "Start" }).click();
     await row.getByRole("alert").filter({ hasText: "Not started: the config disables this account (enabled: false)." }).waitFor(WAIT);
     expect(await row.locator(".badge").textContent()).toBe("stopped");
@@ -135,13 +138,16 @@ describe("Control UI: Stop and Start a channel account", { timeout: 90_000 }, ()
     await context.close();
   });
 
-  it("a read-only user sees the accounts but no Stop or Start", async () => {
+  it("a read-only user sees the accounts but no Stop or Start, and is told pairing requests need operator.admin instead of a refusal", async () => {
     const { context, page, problems } = await openChannels(VIEWER);
     await card(page, "default")
       .locator(".badge", { hasText: /running|connected/ })
       .waitFor(WAIT);
     await card(page, "spare").locator(".badge", { hasText: "stopped" }).waitFor(WAIT);
     expect(await page.locator("li.card button").count()).toBe(0);
+    await page.locator(".read-only", { hasText: "Read-only: seeing and answering pairing requests needs operator.admin." }).waitFor(WAIT);
+    expect(await page.getByText("Nobody is waiting.").count()).toBe(0);
+    expect(await page.getByRole("alert").count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -14,7 +14,7 @@ export interface ExecApprovalRequest {
 /**
  * Exec approvals waiting for a person, kept for the whole app (the nav shows the count on any
  * view): filled from `exec.approval.list` on every connect, then live from the requested and
- * resolved events.
+ * resolved events. A connection without operator.approvals gets neither, so it holds none.
  */
 export class ApprovalsStore {
   pending: ExecApprovalRequest[] = [];
@@ -30,7 +30,7 @@ export class ApprovalsStore {
       if (event === "exec.approval.resolved") this.remove((payload as { id: string }).id);
     });
     client.onState((state) => {
-      if (state.kind !== "open" || !client.has("exec.approval.list")) return;
+      if (state.kind !== "open" || !client.may("exec.approval.list")) return;
       client
         .request<ExecApprovalRequest[] | { approvals?: ExecApprovalRequest[] }>("exec.approval.list")
         .then((list) => {

@@ -1,4 +1,5 @@
 import { randomId } from "./ids.js";
+import { METHOD_SCOPES, type ScopedMethod, scopeHeld } from "./method-scopes.js";
 
 /** One error the gateway answered with (`res.ok === false`). */
 export class GatewayRequestError extends Error {
@@ -98,9 +99,14 @@ export class GatewayClient {
     return this.hello?.features.methods.includes(method) ?? false;
   }
 
-  /** Whether the gateway granted this connection `scope` (hello-ok lists every method, whatever the scopes). */
+  /** Whether the scopes the gateway granted this connection satisfy `scope` (operator.admin satisfies them all). */
   grants(scope: string): boolean {
-    return this.hello?.auth.scopes.includes(scope) ?? false;
+    return scopeHeld(this.hello?.auth.scopes ?? [], scope);
+  }
+
+  /** Whether this gateway has `method` and would let this connection call it (hello-ok lists every method, whatever the scopes). */
+  may(method: ScopedMethod): boolean {
+    return this.has(method) && this.grants(METHOD_SCOPES[method]);
   }
 
   request<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {

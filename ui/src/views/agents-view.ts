@@ -122,8 +122,8 @@ export class AgentsView extends ViewElement {
   }
 
   /** The roster methods need operator.admin: a connection without it sees the agents but no form or buttons. */
-  private canEditRoster(method: string): boolean {
-    return this.client.grants("operator.admin") && this.client.has(method);
+  private canEditRoster(method: "agents.create" | "agents.update" | "agents.delete"): boolean {
+    return this.client.may(method);
   }
 
   protected render() {

@@ -1,9 +1,10 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
+import { METHOD_SCOPES } from "../method-scopes.js";
 import { errorBox, formatTime } from "../view-helpers.js";
 import type { ApprovalsStore } from "../approvals-store.js";
 
-/** Exec approvals as they arrive: the command, where and for whom, and the three answers. */
+/** Exec approvals as they arrive: the command, where and for whom, and the three answers (all need operator.approvals). */
 export class ApprovalsView extends ViewElement {
   static properties = { ...ViewElement.properties, store: { attribute: false }, pendingCount: { type: Number }, error: { state: true } };
   declare store: ApprovalsStore;
@@ -27,7 +28,13 @@ export class ApprovalsView extends ViewElement {
     return html`<section aria-label="Approvals">
       <h2>Exec approvals</h2>
       ${errorBox(this.error)}
-      ${pending.length === 0 ? html`<p class="hint">Nothing is waiting for approval.</p>` : nothing}
+      ${
+        !this.client.grants(METHOD_SCOPES["exec.approval.list"])
+          ? html`<p class="hint read-only">Read-only: seeing and answering exec approvals needs operator.approvals.</p>`
+          : pending.length === 0
+            ? html`<p class="hint">Nothing is waiting for approval.</p>`
+            : nothing
+      }
       <ul class="cards">
         ${pending.map(
           (r) => html`<li class="card approval" data-approval-id=${r.id}>
@@ -39,11 +46,15 @@ export class ApprovalsView extends ViewElement {
               ${r.reason ? html`<dt>Reason</dt><dd>${r.reason}</dd>` : nothing}
               <dt>Expires</dt><dd>${formatTime(r.expiresAtMs)}</dd>
             </dl>
-            <div class="actions">
-              <button type="button" @click=${() => this.decide(r.id, "allow-once")}>Allow once</button>
-              <button type="button" @click=${() => this.decide(r.id, "allow-always")}>Allow always</button>
-              <button type="button" class="danger" @click=${() => this.decide(r.id, "deny")}>Deny</button>
-            </div>
+            ${
+              this.client.may("exec.approval.resolve")
+                ? html`<div class="actions">
+                  <button type="button" @click=${() => this.decide(r.id, "allow-once")}>Allow once</button>
+                  <button type="button" @click=${() => this.decide(r.id, "allow-always")}>Allow always</button>
+                  <button type="button" class="danger" @click=${() => this.decide(r.id, "deny")}>Deny</button>
+                </div>`
+                : nothing
+            }
           </li>`,
         )}
       </ul>

@@ -1,5 +1,6 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
+import { METHOD_SCOPES } from "../method-scopes.js";
 import { call, cellText, errorBox, formatTime } from "../view-helpers.js";
 import { outcomeReasonText, type StartOutcome } from "./channel-start-outcome.js";
 
@@ -32,7 +33,7 @@ const START_FOLLOW_INTERVAL_MS = 1_000;
 
 /**
  * Each channel account's state with Stop / Start (operator.admin), and people waiting to be let in
- * (pairing codes) with Approve and Deny.
+ * (pairing codes) with Approve and Deny (operator.admin, as is reading them).
  */
 export class ChannelsView extends ViewElement {
   static properties = {
@@ -64,7 +65,7 @@ export class ChannelsView extends ViewElement {
     const status = await call<{ channelOrder: string[]; channelAccounts: Record<string, Record<string, unknown>[]> }>(this.client, "channels.status");
     if (status.ok) this.status = status.value;
     else this.error = status.message;
-    if (status.ok && status.value.channelOrder.length === 0) return;
+    if ((status.ok && status.value.channelOrder.length === 0) || !this.client.grants(METHOD_SCOPES["pairing.list"])) return;
     const pairing = await call<{ requests: PairingRequest[] }>(this.client, "pairing.list");
     if (pairing.ok) this.requests = pairing.value.requests;
     else this.pairingError = pairing.message;
@@ -182,7 +183,7 @@ export class ChannelsView extends ViewElement {
     const running = isRunning(a);
     const note = this.accountNotes[key]?.whileRunning === !running ? undefined : this.accountNotes[key];
     const method = running ? "channels.stop" : "channels.start";
-    const allowed = this.client.grants("operator.admin") && this.client.has(method);
+    const allowed = this.client.may(method);
     return html`${note ? html`<p class=${note.error ? "error" : "notice"} role=${note.error ? "alert" : "status"}>${note.text}</p>` : nothing}
       ${
         allowed
@@ -197,7 +198,11 @@ export class ChannelsView extends ViewElement {
       }`;
   }
 
+  /** The pairing queue with Approve and Deny; all three methods need operator.admin, so a connection without it is told so instead. */
   private renderPairing() {
+    if (!this.client.grants(METHOD_SCOPES["pairing.list"])) {
+      return html`<h3>Pairing requests</h3><p class="hint read-only">Read-only: seeing and answering pairing requests needs operator.admin.</p>`;
+    }
     return html`<h3>Pairing requests</h3>
       ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
       ${errorBox(this.pairingError)}
@@ -208,8 +213,8 @@ export class ChannelsView extends ViewElement {
             <strong>${r.senderName ?? r.senderId}</strong> on ${r.channel}/${r.accountId} · code <code>${r.code}</code>
             ${r.expiresAt ? html`<span class="hint"> · expires ${formatTime(r.expiresAt)}</span>` : nothing}
             <div class="actions">
-              <button type="button" @click=${() => this.approve(r)}>Approve</button>
-              ${this.client.has("pairing.reject") ? html`<button type="button" class="danger" @click=${() => this.reject(r)}>Deny</button>` : nothing}
+              ${this.client.may("pairing.approve") ? html`<button type="button" @click=${() => this.approve(r)}>Approve</button>` : nothing}
+              ${this.client.may("pairing.reject") ? html`<button type="button" class="danger" @click=${() => this.reject(r)}>Deny</button>` : nothing}
             </div>
           </li>`,
         )}

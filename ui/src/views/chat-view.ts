@@ -357,6 +357,28 @@ export class ChatView extends ViewElement {
     });
   }
 
+  /** Attached files and the message box; Stop only where the connection may abort (both need operator.write). */
+  private renderComposer() {
+    return html`${
+      this.attached.length > 0
+        ? html`<ul class="attached" aria-label="Attached files">
+              ${this.attached.map(
+                (file, i) => html`<li>📎 ${file.name} <button type="button" aria-label=${`Remove ${file.name}`} @click=${() => this.unattach(i)}>×</button></li>`,
+              )}
+            </ul>`
+        : nothing
+    }
+      <form class="composer" @submit=${this.send}>
+        <label class="visually-hidden" for="chat-input">Message</label>
+        <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
+        <label class="attach" title="Attach files">📎<span class="visually-hidden">Attach files</span>
+          <input type="file" class="visually-hidden" name="files" multiple @change=${this.pickFiles} />
+        </label>
+        <button type="submit" ?disabled=${this.busy}>Send</button>
+        ${this.client.may("chat.abort") ? html`<button type="button" class="danger" ?disabled=${this.live.size === 0} @click=${this.abort}>Stop</button>` : nothing}
+      </form>`;
+  }
+
   protected render() {
     const shown = this.messages.slice(-this.visible);
     const hidden = this.messages.length - shown.length;
@@ -367,7 +389,7 @@ export class ChatView extends ViewElement {
         <select id="session-pick" @change=${this.pick} .value=${this.sessionKey}>
           ${keys.map((s) => html`<option value=${s.key} ?selected=${s.key === this.sessionKey}>${"label" in s && s.label ? `${s.label} (${s.key})` : s.key}</option>`)}
         </select>
-        <button type="button" @click=${this.newSession}>New session</button>
+        ${this.client.may("chat.send") ? html`<button type="button" @click=${this.newSession}>New session</button>` : nothing}
       </div>
       ${errorBox(this.error)}
       <div class="transcript" role="log" aria-label="Transcript" tabindex="0">
@@ -387,24 +409,7 @@ export class ChatView extends ViewElement {
       <oc-goal-pill .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-goal-pill>
       <oc-progress-card-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-progress-card-panel>
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
-      ${
-        this.attached.length > 0
-          ? html`<ul class="attached" aria-label="Attached files">
-              ${this.attached.map(
-                (file, i) => html`<li>📎 ${file.name} <button type="button" aria-label=${`Remove ${file.name}`} @click=${() => this.unattach(i)}>×</button></li>`,
-              )}
-            </ul>`
-          : nothing
-      }
-      <form class="composer" @submit=${this.send}>
-        <label class="visually-hidden" for="chat-input">Message</label>
-        <textarea id="chat-input" name="message" rows="2" placeholder="Message (Enter sends, Shift+Enter for a new line)" @keydown=${this.onKey}></textarea>
-        <label class="attach" title="Attach files">📎<span class="visually-hidden">Attach files</span>
-          <input type="file" class="visually-hidden" name="files" multiple @change=${this.pickFiles} />
-        </label>
-        <button type="submit" ?disabled=${this.busy}>Send</button>
-        <button type="button" class="danger" ?disabled=${this.live.size === 0} @click=${this.abort}>Stop</button>
-      </form>
+      ${this.client.may("chat.send") ? this.renderComposer() : html`<p class="hint read-only">Read-only: sending messages needs operator.write.</p>`}
     </section>`;
   }
 }

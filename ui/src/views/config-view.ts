@@ -1,6 +1,7 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
 import { GatewayRequestError } from "../gateway-client.js";
+import { METHOD_SCOPES } from "../method-scopes.js";
 import { call, errorBox, unavailable } from "../view-helpers.js";
 
 interface ConfigSnapshot {
@@ -116,8 +117,19 @@ export class ConfigView extends ViewElement {
       ${this.rawIssues.length > 0 ? html`<ul class="issues raw-issues" role="alert">${this.rawIssues.map((i) => html`<li><code>${i.path ?? ""}</code>: ${i.message ?? ""}</li>`)}</ul>` : nothing}
       <div class="actions">
         <button type="submit" value="set">Save</button>
-        ${this.client.has("config.apply") ? html`<button type="submit" value="apply">Save and apply</button>` : nothing}
+        ${this.client.may("config.apply") ? html`<button type="submit" value="apply">Save and apply</button>` : nothing}
       </div>
+    </form>`;
+  }
+
+  /** The one-key form; a connection without operator.admin (every edit method needs it) is told so instead of offered the editors. */
+  private renderKeyEditor() {
+    if (!this.client.has("config.patch")) return unavailable("config.patch");
+    if (!this.client.grants(METHOD_SCOPES["config.patch"])) return html`<p class="hint read-only">Read-only: editing the config needs operator.admin.</p>`;
+    return html`<form class="inline" @submit=${this.edit} aria-label="Edit one key">
+      <input name="key" placeholder="key path, e.g. gateway.reload.mode" aria-label="Key path" />
+      <input name="value" placeholder="value (JSON, or plain text)" aria-label="Value" />
+      <button type="submit">Save</button>
     </form>`;
   }
 
@@ -130,17 +142,9 @@ export class ConfigView extends ViewElement {
       ${
         this.snapshot
           ? html`<p class="hint">${this.snapshot.path ?? "no config file yet"}${this.snapshot.valid === false ? " (invalid)" : ""}</p>
-            ${
-              this.client.has("config.patch")
-                ? html`<form class="inline" @submit=${this.edit} aria-label="Edit one key">
-                  <input name="key" placeholder="key path, e.g. gateway.reload.mode" aria-label="Key path" />
-                  <input name="value" placeholder="value (JSON, or plain text)" aria-label="Value" />
-                  <button type="submit">Save</button>
-                </form>`
-                : unavailable("config.patch")
-            }
+            ${this.renderKeyEditor()}
             <pre class="config">${JSON.stringify(this.snapshot.config ?? null, null, 2)}</pre>
-            ${this.client.has("config.set") ? this.renderRawEditor(this.snapshot) : nothing}`
+            ${this.client.may("config.set") ? this.renderRawEditor(this.snapshot) : nothing}`
           : nothing
       }
     </section>`;

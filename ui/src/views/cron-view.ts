@@ -1,12 +1,14 @@
 import { html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ViewElement } from "./view-element.js";
+import { METHOD_SCOPES } from "../method-scopes.js";
 import { call, cellText, errorBox, formatTime, unavailable } from "../view-helpers.js";
 import { EMPTY_FORM, formValueOf, jobFields, readForm, renderJobForm, type CronJob } from "./cron-job-form.js";
 
 /**
  * Scheduled jobs: when each runs next and how the last run went; add, edit, enable or disable,
- * run now and remove through cron.add / cron.update / cron.run / cron.remove.
+ * run now and remove through cron.add / cron.update / cron.run / cron.remove (operator.admin: a
+ * connection without it sees the jobs and no form or buttons).
  */
 export class CronView extends ViewElement {
   static properties = {
@@ -76,7 +78,7 @@ export class CronView extends ViewElement {
   }
 
   protected render() {
-    const canChange = this.client.has("cron.add");
+    const canChange = this.client.may("cron.add");
     return html`<section aria-label="Cron">
       <h2>Cron</h2>
       ${this.missing ? unavailable("cron.list") : nothing} ${errorBox(this.error)}
@@ -95,11 +97,13 @@ export class CronView extends ViewElement {
             )
           : nothing
       }
+      ${!this.missing && !this.client.grants(METHOD_SCOPES["cron.add"]) ? html`<p class="hint read-only">Read-only: adding, editing, running and removing jobs needs operator.admin.</p>` : nothing}
       ${!this.missing && this.jobs.length === 0 ? html`<p class="hint">No jobs.</p>` : nothing}
       <ul class="cards">${this.jobs.map((job) => this.renderJob(job, canChange))}</ul>
     </section>`;
   }
 
+  /** Run now, Edit (with the form), Enable/Disable and Remove, each only where the connection may call its method. */
   private renderJob(job: CronJob, canChange: boolean) {
     const name = job.name ?? job.id;
     return html`<li class="card cron-job" data-job=${job.id}>
@@ -112,14 +116,18 @@ export class CronView extends ViewElement {
         ${job.state?.lastError ? html`<dt>Last error</dt><dd>${job.state.lastError}</dd>` : nothing}
       </dl>
       <div class="actions">
-        ${this.client.has("cron.run") ? html`<button type="button" @click=${() => this.act("cron.run", { id: job.id, mode: "force" }, `Started ${name}.`)}>Run now</button>` : nothing}
+        ${this.client.may("cron.run") ? html`<button type="button" @click=${() => this.act("cron.run", { id: job.id, mode: "force" }, `Started ${name}.`)}>Run now</button>` : nothing}
         ${
-          canChange
+          canChange && this.client.may("cron.update")
             ? html`<button type="button" @click=${() => this.edit(job)}>Edit</button>
                 <button type="button" @click=${() => this.act("cron.update", { id: job.id, patch: { enabled: job.enabled === false } }, `${job.enabled === false ? "Enabled" : "Disabled"} ${name}.`)}>
                   ${job.enabled === false ? "Enable" : "Disable"}
-                </button>
-                <button type="button" class="danger" @click=${() => window.confirm(`Remove ${name}?`) && this.act("cron.remove", { id: job.id }, `Removed ${name}.`)}>Remove</button>`
+                </button>`
+            : nothing
+        }
+        ${
+          this.client.may("cron.remove")
+            ? html`<button type="button" class="danger" @click=${() => window.confirm(`Remove ${name}?`) && this.act("cron.remove", { id: job.id }, `Removed ${name}.`)}>Remove</button>`
             : nothing
         }
       </div>

@@ -161,8 +161,10 @@ export class GoalPill extends LitElement {
     const goal = this.goal;
     if (!goal) return this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing;
     const connected = Boolean(this.client?.hello) && !this.pending;
-    const pausable = goal.status === "active";
-    const resumable = goal.status !== "active" && goal.status !== "complete";
+    // Edit, Pause, Resume and Clear need operator.write: a read-only connection sees the goal only.
+    const canUpdate = Boolean(this.client?.may("sessions.goal.update"));
+    const pausable = canUpdate && goal.status === "active";
+    const resumable = canUpdate && goal.status !== "active" && goal.status !== "complete";
     return html`<section class=${`goal-pill ${goal.status}`} aria-label="Session goal" data-testid="goal-pill" data-status=${goal.status}>
       <div class="goal-row">
         <span class="icon" aria-hidden="true">${GOAL_STATUS_ICON[goal.status]}</span>
@@ -171,17 +173,17 @@ export class GoalPill extends LitElement {
         <span class="tokens" title=${goal.tokenBudget !== undefined ? "tokens used / budget" : "tokens used"}>${goalTokens(goal)}</span>
         <time class="elapsed" data-testid="goal-elapsed" title="time since the goal started">${goalElapsed(goal, this.now)}</time>
         ${
-          goal.status !== "complete"
+          canUpdate && goal.status !== "complete"
             ? html`<button type="button" ?disabled=${!connected} @click=${() => (this.editing = goal.objective)} aria-label="Edit goal">✎</button>`
             : nothing
         }
         ${pausable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "pause" })}>Pause</button>` : nothing}
         ${resumable ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.update", { action: "resume" })}>Resume</button>` : nothing}
-        <button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.clear", {})}>Clear</button>
+        ${this.client?.may("sessions.goal.clear") ? html`<button type="button" ?disabled=${!connected} @click=${() => this.control("sessions.goal.clear", {})}>Clear</button>` : nothing}
         <button type="button" class="link" aria-expanded=${this.expanded ? "true" : "false"} @click=${() => (this.expanded = !this.expanded)}>${this.expanded ? "▴" : "▾"}<span class="visually-hidden">details</span></button>
       </div>
       ${
-        this.editing !== undefined
+        this.editing !== undefined && canUpdate
           ? html`<form class="goal-edit" @submit=${(e: Event) => (e.preventDefault(), void this.saveEdit())}>
               <label for="goal-edit-objective">Goal objective</label>
               <textarea id="goal-edit-objective" .value=${this.editing} @input=${(e: Event) => (this.editing = (e.target as HTMLTextAreaElement).value)}></textarea>

@@ -126,7 +126,7 @@ export class ProgressCardPanel extends LitElement {
   }
 
   private renderRefresh() {
-    if (!this.client?.has("progressCard.refresh")) return nothing;
+    if (!this.client?.may("progressCard.refresh")) return nothing;
     const pending = this.refreshing?.state === "pending";
     return html`<button type="button" class="refresh" data-testid="progress-card-refresh" ?disabled=${pending} aria-busy=${pending ? "true" : "false"} @click=${() => void this.refresh()}>
       ${pending ? "Refreshing…" : this.refreshing?.state === "failed" ? "Retry refresh" : "Refresh task progress"}

@@ -67,7 +67,8 @@ export class QuestionPanel extends LitElement {
   }
 
   private async load(): Promise<void> {
-    if (!this.client?.has("question.list")) return;
+    // Questions need operator.questions: a connection without it neither lists them nor gets their events.
+    if (!this.client?.may("question.list")) return;
     const key = this.sessionKey;
     try {
       const res = await this.client.request<{ questions: QuestionRecord[] }>("question.list", {});

@@ -1,6 +1,7 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
 import { ClientEvents } from "./client-events.js";
+import { METHOD_SCOPES } from "../method-scopes.js";
 import { call, errorBox, formatTime, unavailable } from "../view-helpers.js";
 import { rememberChatSession } from "../chat-session-store.js";
 import {
@@ -25,7 +26,8 @@ const FILTERS: readonly { id: StatusFilter; label: string }[] = [
 
 /**
  * Background tasks: the newest from tasks.list (filtered by status and runtime), kept live by
- * `task` events; Cancel on a running one (tasks.cancel), and one task's details (tasks.get).
+ * `task` events; Cancel on a running one (tasks.cancel, for a connection with operator.write), and
+ * one task's details (tasks.get).
  */
 export class TasksView extends ViewElement {
   static properties = {
@@ -183,6 +185,7 @@ export class TasksView extends ViewElement {
         <button type="button" @click=${() => void this.load()}>Refresh</button>
       </form>
       ${errorBox(this.error)} ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
+      ${this.client.grants(METHOD_SCOPES["tasks.cancel"]) ? nothing : html`<p class="hint read-only">Read-only: cancelling a task needs operator.write.</p>`}
       ${this.renderList()}
       ${this.rows.length === 0 && !this.error ? html`<p class="hint">No ${this.statusFilter === "all" ? "" : `${this.statusFilter} `}tasks.</p>` : nothing}
     </section>`;
@@ -190,7 +193,7 @@ export class TasksView extends ViewElement {
 
   private renderList() {
     if (this.rows.length === 0) return nothing;
-    const canCancel = this.client.has("tasks.cancel");
+    const canCancel = this.client.may("tasks.cancel");
     return html`<div class="table-wrap">
       <table class="task-list">
         <thead><tr><th>Status</th><th>Runtime</th><th>Agent</th><th>Task</th><th>Started</th><th>Duration</th><th>Session</th><th></th></tr></thead>
