@@ -67,7 +67,7 @@ afterAll(async () => {
 
 async function openChannels(as: string, viewport = { width: 1280, height: 800 }) {
   user = as;
-  const opened = await openWatchedPage(browser, `http://127.0.0.1:${proxy.port}/#/channels`, viewport);
+  const opened = await openWatchedPage(browser, `http://127.0.0.1:${proxy.port}/#/channels`, viewport, { scopeRefusals: true });
   await opened.page.locator('[data-testid="connection"].ok').waitFor(WAIT);
   return opened;
 }

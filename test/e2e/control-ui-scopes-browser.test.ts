@@ -13,8 +13,8 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
  * The Control UI offers only what the connection may do, in a real headless Chromium: behind an
  * identity-aware proxy one user holds operator.admin, one operator.write and one operator.read
  * only. Each sees the same config, cron job, sessions, running task, goal and progress card; the
- * buttons and forms of methods the gateway would refuse them are absent, and a line says which
- * scope they need.
+ * buttons and forms of methods the gateway would refuse them are absent, a line says which scope
+ * they need, and no request the pages send is refused for a missing scope.
  */
 
 const WAIT = { timeout: 30_000 };
@@ -94,7 +94,7 @@ async function seed(): Promise<void> {
 
 async function openAs(who: string) {
   user = who;
-  const opened = await openWatchedPage(browser, `http://127.0.0.1:${proxy.port}/#/config`, { width: 1280, height: 900 });
+  const opened = await openWatchedPage(browser, `http://127.0.0.1:${proxy.port}/#/config`, { width: 1280, height: 900 }, { scopeRefusals: true });
   await opened.page.locator('[data-testid="connection"].ok').waitFor(WAIT);
   return opened;
 }
@@ -137,6 +137,10 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
 
     await go(page, "approvals");
     await page.getByText("Nothing is waiting for approval.").waitFor(WAIT);
+
+    await go(page, "agents");
+    await page.locator("form.agent-form").waitFor(WAIT);
+    expect(await page.locator('.agent[data-agent="main"] .actions button').allTextContents()).toEqual(["Edit", "Delete"]);
 
     await openScopedChat(page);
     expect(
@@ -182,6 +186,10 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
     expect(await readOnlyHints(page)).toEqual(["Read-only: seeing and answering exec approvals needs operator.approvals."]);
     expect(await page.getByText("Nothing is waiting for approval.").count()).toBe(0);
 
+    await go(page, "agents");
+    await page.locator('.agent[data-agent="main"]').waitFor(WAIT);
+    expect(await page.locator(".agent button, form.agent-form").count()).toBe(0);
+
     await openScopedChat(page);
     expect(await page.getByTestId("goal-objective").textContent()).toBe("Ship the release");
     expect(
@@ -194,7 +202,7 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
     expect(await page.locator("#chat-input, form.composer").count()).toBe(0);
     expect(await page.getByRole("button", { name: "New session" }).count()).toBe(0);
     expect(await readOnlyHints(page)).toEqual(["Read-only: sending messages needs operator.write."]);
-    // Nothing the page asked was refused.
+    // No view shows an error.
     expect(await page.locator('[role="alert"]').count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();

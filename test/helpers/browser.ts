@@ -19,12 +19,14 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A page in a fresh browser profile that collects page errors and CSP refusals into `problems`
- * (tests assert it stays empty); `confirm()` dialogs are accepted.
+ * (tests assert it stays empty); `confirm()` dialogs are accepted. With `scopeRefusals`, every
+ * answer the gateway refused for a missing scope is a problem too.
  */
 export async function openWatchedPage(
   browser: Browser,
   url: string,
   viewport = { width: 1280, height: 800 },
+  opts: { scopeRefusals?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -34,6 +36,13 @@ export async function openWatchedPage(
     if (msg.type() === "error" && /Content Security Policy|Refused to/.test(msg.text())) problems.push(msg.text());
   });
   page.on("dialog", (dialog) => void dialog.accept());
+  if (opts.scopeRefusals) {
+    page.on("websocket", (ws) =>
+      ws.on("framereceived", ({ payload }) => {
+        if (typeof payload === "string" && payload.includes('"MISSING_SCOPE"')) problems.push(`refused: ${payload}`);
+      }),
+    );
+  }
   await page.goto(url);
   return { context, page, problems };
 }
