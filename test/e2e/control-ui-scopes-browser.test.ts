@@ -22,6 +22,8 @@ const ADMIN = "ops@example.com";
 const WRITER = "writer@example.com";
 const VIEWER = "viewer@example.com";
 const SESSION = "agent:main:scoped";
+/** A session whose agent waits on a question (ask_user). */
+const ASKED = "agent:main:asked";
 
 let model: FakeModelServer;
 let gw: GatewayProcess;
@@ -40,6 +42,10 @@ beforeAll(async () => {
     if (allTextOf(req).includes("hold this run")) {
       await held;
       return { text: "too late" };
+    }
+    if (allTextOf(req).includes("ask me where")) {
+      const questions = [{ id: "target", header: "Target", question: "Where should I deploy?", options: [{ label: "Staging" }, { label: "Production" }] }];
+      return { toolCalls: [{ name: "ask_user", arguments: { questions } }] };
     }
     return { text: "on it" };
   });
@@ -78,8 +84,11 @@ async function ok(method: string, params: Record<string, unknown>) {
   return res.payload;
 }
 
-/** A cron job, a session with a goal and a progress card, and a task held running. */
+/** A cron job, a session with a goal and a progress card, a question waiting for an answer, and a task held running. */
 async function seed(): Promise<void> {
+  const asked = operator.waitFor((f) => f.event === "question.requested" && f.payload.sessionKey === ASKED, 30_000);
+  await ok("chat.send", { sessionKey: ASKED, message: "ask me where", idempotencyKey: randomUUID() });
+  await asked;
   await ok("cron.add", { name: "nightly", schedule: { kind: "every", every: "1h" }, sessionTarget: "isolated", payload: { kind: "agentTurn", message: "check" } });
   await ok("chat.send", { sessionKey: SESSION, message: "/goal Ship the release", idempotencyKey: randomUUID() });
   await ok("progressCard.put", { sessionKey: SESSION, plan: [{ step: "Build it", status: "in_progress" }] });
@@ -152,6 +161,10 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
     await page.getByTestId("progress-card-refresh").waitFor(WAIT);
     await page.locator("#chat-input").waitFor(WAIT);
     expect(await page.getByRole("button", { name: "New session" }).count()).toBe(1);
+    await page.locator("#session-pick").selectOption(ASKED);
+    const question = page.getByTestId("question");
+    await question.waitFor(WAIT);
+    expect(await question.getByRole("button").allTextContents()).toEqual(["Answer", "Skip"]);
     expect(await readOnlyHints(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
@@ -235,6 +248,10 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
         .count(),
     ).toBe(3);
     await page.getByTestId("progress-card-refresh").waitFor(WAIT);
+    // Questions need operator.questions: the one waiting in the other session is not offered.
+    await page.locator("#session-pick").selectOption(ASKED);
+    await page.locator(".msg.user", { hasText: "ask me where" }).waitFor(WAIT);
+    expect(await page.getByTestId("question").count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });
