@@ -221,6 +221,24 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
     await context.close();
   });
 
+  it("operator.read: the views with nothing to change read without a refusal", async () => {
+    const { context, page, problems } = await openAs(VIEWER);
+    await go(page, "logs");
+    await page.locator("ol.log-lines li").first().waitFor(WAIT);
+    await go(page, "traces");
+    await page.locator("table.trace-list tr[data-run]").first().waitFor(WAIT);
+    await go(page, "usage");
+    await page.locator('section[aria-label="Usage"] table').first().waitFor(WAIT);
+    await go(page, "memory");
+    await page.locator('section[aria-label="Memory"] :is(dl.kv, .unavailable, [role="alert"])').first().waitFor(WAIT);
+    expect(await page.locator('section[aria-label="Memory"] [role="alert"]').count()).toBe(0);
+    await go(page, "channels");
+    await page.locator('section[aria-label="Channels"] .hint').waitFor(WAIT);
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("operator.write: chat, Cancel and a session's model and thinking, but no admin action", async () => {
     const { context, page, problems } = await openAs(WRITER);
     await page.locator("pre.config").waitFor(WAIT);
