@@ -104,9 +104,14 @@ export class GatewayClient {
     return scopeHeld(this.hello?.auth.scopes ?? [], scope);
   }
 
+  /** Whether this connection holds the scope `method` needs, whether or not this gateway has it. */
+  grantsScopeOf(method: ScopedMethod): boolean {
+    return this.grants(METHOD_SCOPES[method]);
+  }
+
   /** Whether this gateway has `method` and would let this connection call it (hello-ok lists every method, whatever the scopes). */
   may(method: ScopedMethod): boolean {
-    return this.has(method) && this.grants(METHOD_SCOPES[method]);
+    return this.has(method) && this.grantsScopeOf(method);
   }
 
   request<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {

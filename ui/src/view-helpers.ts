@@ -6,6 +6,11 @@ export function unavailable(method: string): TemplateResult {
   return html`<p class="unavailable" role="status">Not available on this gateway: it has no <code>${method}</code> method.</p>`;
 }
 
+/** The line a view shows in place of actions the connection's scopes do not allow. */
+export function readOnlyLine(text: string): TemplateResult {
+  return html`<p class="hint read-only">${text}</p>`;
+}
+
 export function errorBox(error: string | undefined): TemplateResult | typeof nothing {
   return error ? html`<p class="error" role="alert">${error}</p>` : nothing;
 }

@@ -1,7 +1,6 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { errorBox, formatTime } from "../view-helpers.js";
+import { errorBox, formatTime, readOnlyLine } from "../view-helpers.js";
 import type { ApprovalsStore } from "../approvals-store.js";
 
 /** Exec approvals as they arrive: the command, where and for whom, and the three answers (all need operator.approvals). */
@@ -29,8 +28,8 @@ export class ApprovalsView extends ViewElement {
       <h2>Exec approvals</h2>
       ${errorBox(this.error)}
       ${
-        !this.client.grants(METHOD_SCOPES["exec.approval.list"])
-          ? html`<p class="hint read-only">Read-only: seeing and answering exec approvals needs operator.approvals.</p>`
+        !this.client.grantsScopeOf("exec.approval.list")
+          ? readOnlyLine("Read-only: seeing and answering exec approvals needs operator.approvals.")
           : pending.length === 0
             ? html`<p class="hint">Nothing is waiting for approval.</p>`
             : nothing

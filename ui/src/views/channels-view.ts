@@ -1,7 +1,6 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { call, cellText, errorBox, formatTime } from "../view-helpers.js";
+import { call, cellText, errorBox, formatTime, readOnlyLine } from "../view-helpers.js";
 import { outcomeReasonText, type StartOutcome } from "./channel-start-outcome.js";
 
 interface PairingRequest {
@@ -65,7 +64,7 @@ export class ChannelsView extends ViewElement {
     const status = await call<{ channelOrder: string[]; channelAccounts: Record<string, Record<string, unknown>[]> }>(this.client, "channels.status");
     if (status.ok) this.status = status.value;
     else this.error = status.message;
-    if ((status.ok && status.value.channelOrder.length === 0) || !this.client.grants(METHOD_SCOPES["pairing.list"])) return;
+    if ((status.ok && status.value.channelOrder.length === 0) || !this.client.grantsScopeOf("pairing.list")) return;
     const pairing = await call<{ requests: PairingRequest[] }>(this.client, "pairing.list");
     if (pairing.ok) this.requests = pairing.value.requests;
     else this.pairingError = pairing.message;
@@ -200,8 +199,8 @@ export class ChannelsView extends ViewElement {
 
   /** The pairing queue with Approve and Deny; all three methods need operator.admin, so a connection without it is told so instead. */
   private renderPairing() {
-    if (!this.client.grants(METHOD_SCOPES["pairing.list"])) {
-      return html`<h3>Pairing requests</h3><p class="hint read-only">Read-only: seeing and answering pairing requests needs operator.admin.</p>`;
+    if (!this.client.grantsScopeOf("pairing.list")) {
+      return html`<h3>Pairing requests</h3>${readOnlyLine("Read-only: seeing and answering pairing requests needs operator.admin.")}`;
     }
     return html`<h3>Pairing requests</h3>
       ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}

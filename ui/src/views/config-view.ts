@@ -1,8 +1,7 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
 import { GatewayRequestError } from "../gateway-client.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { call, errorBox, unavailable } from "../view-helpers.js";
+import { call, errorBox, unavailable, readOnlyLine } from "../view-helpers.js";
 
 interface ConfigSnapshot {
   path?: string;
@@ -125,7 +124,7 @@ export class ConfigView extends ViewElement {
   /** The one-key form; a connection without operator.admin (every edit method needs it) is told so instead of offered the editors. */
   private renderKeyEditor() {
     if (!this.client.has("config.patch")) return unavailable("config.patch");
-    if (!this.client.grants(METHOD_SCOPES["config.patch"])) return html`<p class="hint read-only">Read-only: editing the config needs operator.admin.</p>`;
+    if (!this.client.grantsScopeOf("config.patch")) return readOnlyLine("Read-only: editing the config needs operator.admin.");
     return html`<form class="inline" @submit=${this.edit} aria-label="Edit one key">
       <input name="key" placeholder="key path, e.g. gateway.reload.mode" aria-label="Key path" />
       <input name="value" placeholder="value (JSON, or plain text)" aria-label="Value" />

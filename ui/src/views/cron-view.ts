@@ -1,8 +1,7 @@
 import { html, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ViewElement } from "./view-element.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { call, cellText, errorBox, formatTime, unavailable } from "../view-helpers.js";
+import { call, cellText, errorBox, formatTime, unavailable, readOnlyLine } from "../view-helpers.js";
 import { EMPTY_FORM, formValueOf, jobFields, readForm, renderJobForm, type CronJob } from "./cron-job-form.js";
 
 /**
@@ -97,7 +96,7 @@ export class CronView extends ViewElement {
             )
           : nothing
       }
-      ${!this.missing && !this.client.grants(METHOD_SCOPES["cron.add"]) ? html`<p class="hint read-only">Read-only: adding, editing, running and removing jobs needs operator.admin.</p>` : nothing}
+      ${!this.missing && !this.client.grantsScopeOf("cron.add") ? readOnlyLine("Read-only: adding, editing, running and removing jobs needs operator.admin.") : nothing}
       ${!this.missing && this.jobs.length === 0 ? html`<p class="hint">No jobs.</p>` : nothing}
       <ul class="cards">${this.jobs.map((job) => this.renderJob(job, canChange))}</ul>
     </section>`;

@@ -1,7 +1,6 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { call, errorBox, formatNumber, formatTime } from "../view-helpers.js";
+import { call, errorBox, formatNumber, formatTime, readOnlyLine } from "../view-helpers.js";
 
 interface SessionRow {
   key: string;
@@ -67,11 +66,11 @@ export class SessionsView extends ViewElement {
 
   /** What this connection may not change, in words: model and thinking need operator.write, the row actions operator.admin. */
   private readOnlyHint() {
-    if (this.client.grants(METHOD_SCOPES["sessions.delete"])) return nothing;
-    const text = this.client.grants(METHOD_SCOPES["sessions.patch"])
+    if (this.client.grantsScopeOf("sessions.delete")) return nothing;
+    const text = this.client.grantsScopeOf("sessions.patch")
       ? "Reset, compact and delete need operator.admin."
       : "Read-only: setting a session's model or thinking needs operator.write; reset, compact and delete need operator.admin.";
-    return html`<p class="hint read-only">${text}</p>`;
+    return readOnlyLine(text);
   }
 
   /** The model and thinking form (sessions.patch), or the two as text for a connection that may not patch. */

@@ -1,8 +1,7 @@
 import { html, nothing } from "lit";
 import { ViewElement } from "./view-element.js";
 import { ClientEvents } from "./client-events.js";
-import { METHOD_SCOPES } from "../method-scopes.js";
-import { call, errorBox, formatTime, unavailable } from "../view-helpers.js";
+import { call, errorBox, formatTime, unavailable, readOnlyLine } from "../view-helpers.js";
 import { rememberChatSession } from "../chat-session-store.js";
 import {
   isActive,
@@ -185,7 +184,7 @@ export class TasksView extends ViewElement {
         <button type="button" @click=${() => void this.load()}>Refresh</button>
       </form>
       ${errorBox(this.error)} ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
-      ${this.client.grants(METHOD_SCOPES["tasks.cancel"]) ? nothing : html`<p class="hint read-only">Read-only: cancelling a task needs operator.write.</p>`}
+      ${this.client.grantsScopeOf("tasks.cancel") ? nothing : readOnlyLine("Read-only: cancelling a task needs operator.write.")}
       ${this.renderList()}
       ${this.rows.length === 0 && !this.error ? html`<p class="hint">No ${this.statusFilter === "all" ? "" : `${this.statusFilter} `}tasks.</p>` : nothing}
     </section>`;
