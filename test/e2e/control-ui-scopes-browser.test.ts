@@ -248,14 +248,24 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
     await page.locator("li.cron-job", { hasText: "nightly" }).waitFor(WAIT);
     expect(await page.locator("li.cron-job button, form.cron-form").count()).toBe(0);
 
+    // What is offered works: the gateway takes the writer's Cancel and thinking level.
     await go(page, "tasks");
-    await page.locator(`tr[data-task="${heldTaskId}"] button.cancel`).waitFor(WAIT);
+    await page.locator(`tr[data-task="${heldTaskId}"] button.cancel`).click();
+    await page.locator(`tr[data-task="${heldTaskId}"] [data-status="cancelled"]`).waitFor(WAIT);
 
     await go(page, "sessions");
     const row = page.locator(`tr[data-session="${SESSION}"]`);
     await row.locator("form").waitFor(WAIT);
     expect(await row.locator("td.actions button").count()).toBe(0);
     expect(await readOnlyHints(page)).toEqual(["Reset, compact and delete need operator.admin."]);
+    await row.getByLabel(`Thinking for ${SESSION}`).selectOption("low");
+    await row.locator("form button", { hasText: "Save" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Updated ${SESSION}` })
+      .waitFor(WAIT);
+    const listed = await ok("sessions.list", {});
+    expect(listed.sessions.find((s: { key: string }) => s.key === SESSION).thinkingLevel).toBe("low");
 
     await openScopedChat(page);
     await page.locator("#chat-input").waitFor(WAIT);
