@@ -2,7 +2,7 @@ import { html, nothing } from "lit";
 import { repeat } from "lit/directives/repeat.js";
 import { ViewElement } from "./view-element.js";
 import { renderLive, renderMessage, type ChatMessage, type LiveTool } from "./chat-message.js";
-import { errorBox, readOnlyLine } from "../view-helpers.js";
+import { errorBox, readOnlyLine, unavailable } from "../view-helpers.js";
 import { randomId } from "../ids.js";
 import "./question-panel.js";
 import "./progress-card-panel.js";
@@ -409,7 +409,7 @@ export class ChatView extends ViewElement {
       <oc-goal-pill .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-goal-pill>
       <oc-progress-card-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-progress-card-panel>
       <oc-question-panel .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-question-panel>
-      ${this.client.may("chat.send") ? this.renderComposer() : readOnlyLine("Read-only: sending messages needs operator.write.")}
+      ${this.client.may("chat.send") ? this.renderComposer() : this.client.grantsScopeOf("chat.send") ? unavailable("chat.send") : readOnlyLine("Read-only: sending messages needs operator.write.")}
     </section>`;
   }
 }
