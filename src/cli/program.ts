@@ -455,6 +455,16 @@ evals
     const { evalRunCommand } = await import("./eval-command.js");
     await evalRunCommand(suite, opts);
   });
+evals
+  .command("draft <dir>")
+  .description("draft task files from the runs labelled in the review queue (openclaw traces label), into a suite folder")
+  .option("--label <which>", "fail (default), pass or all")
+  .option("--limit <n>", "at most this many runs, newest first (default 50)")
+  .option("--json", "print what was written as JSON")
+  .action(async (dir, opts) => {
+    const { evalDraftCommand } = await import("./eval-draft-command.js");
+    await evalDraftCommand(dir, opts);
+  });
 const memory = program.command("memory").description("the agents' memory index (MEMORY.md, memory/*.md)");
 memory
   .command("status")
