@@ -5,6 +5,9 @@ import { GatewayStartError } from "../gateway/start-error.js";
 import { StateLockError } from "../gateway/state-lock.js";
 import type { BindMode } from "../gateway/bind-host.js";
 import type { AuthMode } from "../gateway/auth/resolve-auth.js";
+import { resolveStateDir } from "../config/index.js";
+import { writeStabilityBundle, type BundleReason } from "../infra/stability/stability-bundle.js";
+import { stability } from "../infra/stability/stability-recorder.js";
 import { CliError, parsePortFlag } from "./output.js";
 
 export interface ServerFlags {
@@ -37,6 +40,7 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
     const deadlineMs = running.stopDeadlineMs();
     const timer = setTimeout(() => {
       running.abandonStop(`shutdown deadline (${formatSeconds(deadlineMs)}) passed`);
+      persistStability(running.stateDir, "gateway.shutdown_deadline");
       process.exit(1);
     }, deadlineMs);
     try {
@@ -62,6 +66,8 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
     stopSignal = signal;
     if (gateway) stopAndExit(gateway, signal);
   };
+  // An uncaught error still ends the process as Node does; first the stability stream is kept on disk.
+  process.on("uncaughtExceptionMonitor", (err) => persistStability(gateway?.stateDir ?? resolveStateDir(process.env), "gateway.fatal", err));
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   process.on("SIGINT", () => onSignal("SIGINT"));
   // SIGHUP reloads the config (the daemon convention), instead of Node's default of exiting.
@@ -90,6 +96,7 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
         restart: (reason) => void restart(reason),
       });
     } catch (err) {
+      persistStability(resolveStateDir(process.env), "gateway.start_failed", err);
       if (err instanceof GatewayStartError || err instanceof StateLockError) throw new CliError(err.message);
       throw err;
     }
@@ -113,4 +120,10 @@ export async function gatewayRunCommand(flags: ServerFlags, early?: Promise<Earl
 
   gateway = await start(undefined, await early);
   if (stopSignal) stopAndExit(gateway, stopSignal);
+}
+
+/** Writes the stability stream as a bundle (when it has events) and says where on stderr. */
+function persistStability(stateDir: string, reason: BundleReason, error?: unknown): void {
+  const file = writeStabilityBundle(stability, stateDir, reason, error);
+  if (file) process.stderr.write(`openclaw: stability bundle written: ${file}\n`);
 }

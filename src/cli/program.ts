@@ -93,6 +93,16 @@ withClientFlags(gateway.command("call <method>").description("call a gateway RPC
     await gatewayCallCommand(method, opts);
   });
 
+withClientFlags(gateway.command("stability").description("the gateway's payload-free stability events (live, or a bundle a failed gateway left)"))
+  .option("--limit <n>", "how many of the latest events to list (1-1000)", "25")
+  .option("--type <type>", "only events of this type (payload.large, telemetry.exporter, message.received, …)")
+  .option("--since-seq <seq>", "only events after this sequence number")
+  .option("--bundle [file]", "read a persisted bundle instead of asking the gateway: latest (the default) or a bundle file")
+  .action(async (opts) => {
+    const { gatewayStabilityCommand } = await import("./gateway-stability-command.js");
+    await gatewayStabilityCommand(opts);
+  });
+
 withClientFlags(gateway.command("health").description("query the gateway's health")).action(async (opts) => {
   const { healthCommand } = await import("./gateway-call.js");
   await healthCommand(opts);

@@ -13,6 +13,7 @@ import type { GatewayRuntime } from "./runtime.js";
 import type { ResolvedAuth } from "./auth/resolve-auth.js";
 import type { AuthRateLimiter } from "./auth/rate-limiter.js";
 import { raiseMaxPayload } from "./ws-payload-limit.js";
+import { stability } from "../infra/stability/stability-recorder.js";
 import { checkBrowserOrigin } from "./auth/browser-origin.js";
 
 export interface ConnectionDeps {
@@ -56,7 +57,11 @@ export class GatewayConnection {
   ) {
     ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
     ws.on("close", () => this.onClosed());
-    ws.on("error", (err) => deps.logger.debug({ connId: this.connId, err: err.message }, "websocket error"));
+    ws.on("error", (err) => {
+      // ws refuses a frame over the socket's limit from its header, before reading it, and closes 1009.
+      if ((err as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") this.recordOversizedFrame(undefined);
+      deps.logger.debug({ connId: this.connId, err: err.message }, "websocket error");
+    });
     this.handshakeTimer = setTimeout(() => this.close(CLOSE_POLICY_VIOLATION, "handshake timeout"), deps.handshakeTimeoutMs);
     this.sendFrame({ type: "event", event: "connect.challenge", payload: { nonce: this.nonce, ts: Date.now() } });
   }
@@ -105,13 +110,31 @@ export class GatewayConnection {
     if (this.state === "closed") return;
     const bytes = rawLength(data);
     if (this.state === "handshake") {
-      if (bytes > MAX_PREAUTH_PAYLOAD_BYTES) return this.close(CLOSE_MESSAGE_TOO_BIG, "payload too large before authentication");
+      if (bytes > MAX_PREAUTH_PAYLOAD_BYTES) {
+        this.recordOversizedFrame(bytes);
+        return this.close(CLOSE_MESSAGE_TOO_BIG, "payload too large before authentication");
+      }
       if (isBinary) return this.close(CLOSE_UNSUPPORTED_DATA, "binary frames are not supported");
       return this.onHandshakeFrame(rawToString(data));
     }
-    if (bytes > MAX_PAYLOAD_BYTES) return this.close(CLOSE_MESSAGE_TOO_BIG, "payload too large");
+    if (bytes > MAX_PAYLOAD_BYTES) {
+      this.recordOversizedFrame(bytes);
+      return this.close(CLOSE_MESSAGE_TOO_BIG, "payload too large");
+    }
     if (isBinary) return this.respondError(UNATTRIBUTED_ID, invalidRequest("invalid frame: binary frames are not supported").shape);
     this.onRequestFrame(rawToString(data));
+  }
+
+  /** A frame refused for its size, in the stability stream: its size when known, the limit it broke, never its content. */
+  private recordOversizedFrame(bytes: number | undefined): void {
+    const preauth = this.state === "handshake";
+    stability.record("payload.large", {
+      surface: "gateway.ws",
+      action: "rejected",
+      ...(bytes !== undefined ? { bytes } : {}),
+      limitBytes: preauth ? MAX_PREAUTH_PAYLOAD_BYTES : MAX_PAYLOAD_BYTES,
+      reason: preauth ? "preauth_limit" : "frame_limit",
+    });
   }
 
   private onHandshakeFrame(text: string): void {

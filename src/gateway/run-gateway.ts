@@ -42,6 +42,8 @@ import type { CronClock } from "../cron/clock.js";
 import { controlUiUrl, resolveControlUiSettings, type ControlUiSettings } from "./http/control-ui/control-ui-settings.js";
 import { applyConfigEnvVars } from "../config/env-sources.js";
 import { importLoginShellEnv } from "../config/login-shell-env.js";
+import { stability } from "../infra/stability/stability-recorder.js";
+import { startMemorySampler } from "../infra/stability/memory-sampler.js";
 
 export interface RunGatewayOptions {
   env: NodeJS.ProcessEnv;
@@ -133,6 +135,8 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
   lock.update({ port: boundPort, stopDeadlineMs: shutdownDeadlineMs(config, env), ...(tls ? { tls: true } : {}) });
 
   const paths = gatewayStatePaths(stateDir);
+  // `diagnostics.enabled: false` turns the stability stream off (it keeps what it recorded before).
+  stability.enabled = config.diagnostics?.enabled !== false;
   const levels = logLevels(opts.logLevel, env, config);
   const {
     logger,
@@ -195,6 +199,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     const newLevels = logLevels(opts.logLevel, env, change.loaded.config);
     setLevels(newLevels.file, newLevels.console);
     server.applyConfig(change.loaded);
+    stability.enabled = change.loaded.config.diagnostics?.enabled !== false;
     if (change.loaded.config.gateway?.reload?.mode !== "off") tlsRenewal?.resume();
     lock.update({ stopDeadlineMs: shutdownDeadlineMs(change.loaded.config, env) });
     for (const warning of change.loaded.warnings) logger.warn(warning);
@@ -303,6 +308,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     ...(tlsRenewal ? { tls: () => ({ fingerprintSha256: tlsRenewal.current.fingerprint, validTo: tlsRenewal.current.validTo }) } : {}),
   });
   await server.start();
+  const stopMemorySampler = startMemorySampler(stability);
 
   let watcher: { close(): Promise<void> } | undefined;
   if (hotReload) {
@@ -372,6 +378,7 @@ export async function runGateway(opts: RunGatewayOptions): Promise<RunningGatewa
     stop(reason: string, restartExpectedMs?: number) {
       stopping ??= (async () => {
         clearTimeout(restartTimer);
+        stopMemorySampler();
         logger.info({ reason }, "gateway stopping");
         await server.stopStages.run("config watcher close", async () => watcher?.close().catch(() => {}));
         tlsRenewal?.close();

@@ -16,6 +16,7 @@ import type { EarlyListener, RequestHandler } from "./listen.js";
 import { GatewayConnection } from "./connection.js";
 import { MethodRegistry } from "./methods/registry.js";
 import { registerSystemMethods } from "./methods/system-methods.js";
+import { registerDiagnosticsMethods } from "./methods/diagnostics-methods.js";
 import { registerApprovalMethods } from "./methods/approval-methods.js";
 import { registerExecApprovalMethods } from "./methods/exec-approval-methods.js";
 import { execApprovalRequestedEvent, execApprovalResolvedEvent } from "./methods/exec-approval-shapes.js";
@@ -486,6 +487,7 @@ export class GatewayServer {
       onRevoked: (deviceId) => this.closeDeviceConnections(deviceId),
     });
     registerSystemMethods(this.methods);
+    registerDiagnosticsMethods(this.methods);
     registerDeviceMethods(this.methods, this.devices);
     registerNodeMethods(this.methods);
     registerExecApprovalMethods(this.methods, this.approvals);

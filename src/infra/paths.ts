@@ -11,6 +11,8 @@ export function gatewayStatePaths(stateDir: string) {
     pidFile: path.join(stateDir, "gateway.pid"),
     logDir: path.join(stateDir, "logs"),
     logFile: path.join(stateDir, "logs", "gateway.log"),
+    /** Stability bundles a failing gateway leaves behind (src/infra/stability/stability-bundle.ts). */
+    stabilityDir: path.join(stateDir, "logs", "stability"),
     daemonOutFile: path.join(stateDir, "logs", "gateway.out.log"),
     credentialsDir: path.join(stateDir, "credentials"),
     tokenFile: path.join(stateDir, "credentials", "gateway.token"),

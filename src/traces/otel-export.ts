@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode, trace as otelTrace, ROOT_CONTEXT, type Attributes } from "@opentelemetry/api";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import { HealthReportingSpanExporter } from "./otel-exporter-health.js";
 import type { OtelSettings } from "./settings.js";
 import type { TraceRecord } from "./types.js";
 
@@ -21,7 +22,7 @@ export class OtelTraceExporter {
       settings.protocol === "http/json"
         ? new (await import("@opentelemetry/exporter-trace-otlp-http")).OTLPTraceExporter(options)
         : new (await import("@opentelemetry/exporter-trace-otlp-proto")).OTLPTraceExporter(options);
-    return new OtelTraceExporter(settings, exporter);
+    return new OtelTraceExporter(settings, new HealthReportingSpanExporter(exporter, settings.protocol === "http/json" ? "otlp-http-json" : "otlp-http-protobuf"));
   }
 
   private constructor(

@@ -74,6 +74,7 @@ import { contextVisibilityFor, withVisibleQuote, type ContextVisibility } from "
 import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotifies } from "./reaction-notices.js";
 import type { SessionSystemEvents } from "../../sessions/system-events/session-system-events.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
+import { stability } from "../../infra/stability/stability-recorder.js";
 
 export interface InboundDispatchDeps {
   config(): OpenClawConfig;
@@ -202,6 +203,7 @@ export class InboundDispatcher {
   async dispatch(running: RunningAccount, message: InboundMessage, how: { parked?: boolean } = {}): Promise<void> {
     const { channel, accountId, config: account } = running;
     const log = this.deps.logger;
+    stability.record("message.received", { channel });
     // Another bot's message: a chat's own `allowBots` decides there (below); elsewhere the account's.
     if (message.senderIsBot && message.chatType === "direct" && !admitsBots(account.allowBots as AllowBots | undefined)) return;
     if (running.status.botId && message.senderId === running.status.botId) return;
@@ -854,6 +856,8 @@ export class InboundDispatcher {
   private async submitToAgent(batch: Routed[]): Promise<void> {
     const last = batch[batch.length - 1]!;
     const { message, running } = last;
+    const dispatchedAt = Date.now();
+    stability.record("message.dispatch.started", { channel: running.channel, count: batch.length });
     const runId = last.dedupeKey ?? `${running.channel}:${running.accountId}:${randomUUID()}`;
     const mergedKeys = batch.flatMap((r) => (r.dedupeKey && r.dedupeKey !== runId ? [r.dedupeKey] : []));
     const parts = await Promise.all(batch.map((r) => this.withSavedMedia(r)));
@@ -948,6 +952,18 @@ export class InboundDispatcher {
       },
     });
     await this.deps.dedupe.whenDurable();
+    stability.record("message.dispatch.completed", { channel: running.channel, outcome: outcome.kind, durationMs: Date.now() - dispatchedAt });
+    if (outcome.kind === "accepted") {
+      stability.record("session.turn.created", { channel: running.channel, source: last.agentId, outcome: "message" });
+      void outcome.run.done.then((record) =>
+        stability.record("message.processed", {
+          channel: running.channel,
+          durationMs: Date.now() - dispatchedAt,
+          outcome: record.status === "ok" ? "completed" : "error",
+          reason: record.status,
+        }),
+      );
+    }
     switch (outcome.kind) {
       case "accepted": {
         if (!mayReply) {

@@ -12,6 +12,7 @@ import { AccountWaits } from "./account-waits.js";
 import { withResponsePrefix } from "./response-prefix.js";
 import type { StreamedReply } from "./block-reply-stream.js";
 import type { AutoSpeechPort } from "./auto-speech.js";
+import { stability } from "../../infra/stability/stability-recorder.js";
 
 /**
  * Whether a reply's account can send now. `down`: configured and enabled but not running yet
@@ -503,6 +504,13 @@ export class ReplyDelivery {
 
   private emitSent(entry: DeliveryEntry, success: boolean, error?: string): void {
     const { target } = entry;
+    // The stability stream keeps the outcome and its timing, never the text or the error's words.
+    stability.record(success ? "message.delivery.completed" : "message.delivery.error", {
+      channel: target.channel,
+      deliveryKind: entry.runId ? "reply" : "send",
+      durationMs: Date.now() - entry.createdAt,
+      ...(success ? { outcome: "completed", count: entry.chunks?.length ?? 0 } : { outcome: "error", reason: "send_failed" }),
+    });
     this.deps.hooks?.emit({
       type: "message",
       action: "sent",

@@ -12,6 +12,7 @@ import { secretsEqual } from "../auth/secret-compare.js";
 import { attributeIngress, PROXY_ATTRIBUTION_MESSAGE, proxySettingsOf } from "../ingress-attribution.js";
 import { unknownAgentRefusal } from "../../agents/known-agent.js";
 import { buildWebhookRunSessionKey } from "../../sessions/keys/index.js";
+import { stability } from "../../infra/stability/stability-recorder.js";
 
 export const DEFAULT_HOOKS_PATH = "/hooks";
 export const DEFAULT_HOOKS_MAX_BODY_BYTES = 256 * 1024;
@@ -47,7 +48,10 @@ export function registerHooksRoutes(app: FastifyInstance, deps: HooksRouteDeps):
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
-      if (error.statusCode === 413) return reply.code(413).send({ ok: false, error: `the body is over ${bodyLimit} bytes (hooks.maxBodyBytes)` });
+      if (error.statusCode === 413) {
+        stability.record("payload.large", { surface: "gateway.http.hooks", action: "rejected", limitBytes: bodyLimit, reason: "body_limit" });
+        return reply.code(413).send({ ok: false, error: `the body is over ${bodyLimit} bytes (hooks.maxBodyBytes)` });
+      }
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) deps.logger.error({ err: error.message }, "webhook request failed");
       return reply.code(status).send({ ok: false, error: status === 500 ? "internal error" : error.message });

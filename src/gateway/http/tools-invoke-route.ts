@@ -5,6 +5,7 @@ import { attributeIngress, PROXY_ATTRIBUTION_REFUSAL, type ProxySettings } from 
 import type { ToolInvokeOutcome, ToolInvokeRequest } from "../tools-invoke/invoke-tool.js";
 import { checkHttpAuth } from "./openai/bearer-auth.js";
 import { abortWhenClientLeaves } from "./openai/client-abort.js";
+import { stability } from "../../infra/stability/stability-recorder.js";
 
 /** OpenClaw's limit for a `/tools/invoke` body. */
 export const TOOLS_INVOKE_BODY_LIMIT = 2 * 1024 * 1024;
@@ -29,6 +30,7 @@ export function registerToolsInvokeRoute(app: FastifyInstance, deps: ToolsInvoke
     // A body that is no JSON or too big gets this route's error shape, not the web server's.
     scope.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
       const status = err.statusCode === 413 ? 413 : err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? 400 : 500;
+      if (status === 413) stability.record("payload.large", { surface: "gateway.http.tools", action: "rejected", limitBytes: TOOLS_INVOKE_BODY_LIMIT, reason: "body_limit" });
       const message = status === 413 ? `the body is larger than ${TOOLS_INVOKE_BODY_LIMIT} bytes` : status === 400 ? err.message : "internal error";
       return reply.code(status).send(error(status === 500 ? "internal_error" : "invalid_request", message));
     });

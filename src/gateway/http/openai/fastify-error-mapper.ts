@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { drainRequestBody } from "../drain-request-body.js";
 import { INTERNAL_ERROR, OpenAiRequestError, sendOpenAiError, sendRequestError } from "./openai-errors.js";
 import type { OpenAiRouteDeps } from "./types.js";
+import { stability } from "../../../infra/stability/stability-recorder.js";
 
 /**
  * Fastify's own failures (body parsing, limits) in OpenAI's error shape. Installed only inside
@@ -15,6 +16,7 @@ export function openAiErrorHandler(deps: OpenAiRouteDeps) {
     if (err instanceof OpenAiRequestError) return sendRequestError(reply, err);
     switch (err.code) {
       case "FST_ERR_CTP_BODY_TOO_LARGE":
+        stability.record("payload.large", { surface: "gateway.http.openai", action: "rejected", limitBytes: req.routeOptions.bodyLimit, reason: "body_limit" });
         await drainRequestBody(req.raw);
         return sendOpenAiError(reply, 413, "Payload too large", "invalid_request_error");
       case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
