@@ -135,6 +135,27 @@ describe("diagnostics.stability", () => {
     }
   });
 
+  it("an OTLP export that finally fails is the exporter's failure, with a reason code and no endpoint", { timeout: 30_000 }, async () => {
+    // A port nothing listens on: every export is refused.
+    const closed = await startFakeOtlpCollector();
+    const endpoint = closed.endpoint;
+    await closed.close();
+    const gw = await start(makeTempDir(), { diagnostics: { otel: { endpoint } } });
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      await askAndWait(sock, "main", "hello");
+    } finally {
+      sock.close();
+    }
+    const failed = await eventually(async () => {
+      const events = (await stabilityOf(gw, { type: "telemetry.exporter" })).payload.events;
+      if (events[0]?.outcome !== "failure") throw new Error(`exporter state: ${JSON.stringify(events)}`);
+      return events[0];
+    }, 20_000);
+    expect(failed).toMatchObject({ source: "diagnostics-otel", target: "traces", outcome: "failure", reason: "export_failed", transport: "otlp-http-protobuf" });
+    expect(JSON.stringify(failed)).not.toContain(endpoint);
+  });
+
   it("diagnostics.enabled: false records nothing", { timeout: 30_000 }, async () => {
     const gw = await start(makeTempDir(), { diagnostics: { enabled: false } });
     expect(await sendOversizedPreauthFrame(gw)).toBe(1009);

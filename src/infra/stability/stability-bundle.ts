@@ -56,7 +56,9 @@ export function writeStabilityBundle(recorder: StabilityRecorder, stateDir: stri
     ensurePrivateDir(dir);
     const file = path.join(dir, `${PREFIX}${now.toISOString().replace(/[:.]/g, "-")}-${process.pid}-${reason}${SUFFIX}`);
     writeFileAtomicSync(file, `${JSON.stringify(bundle, null, 2)}\n`);
-    for (const old of listBundles(dir).slice(STABILITY_BUNDLES_KEPT)) fs.rmSync(old.path, { force: true });
+    // The bundle just written stays whatever the clock says of the others' times.
+    const others = listBundles(dir).filter((bundleFile) => bundleFile.path !== file);
+    for (const old of others.slice(STABILITY_BUNDLES_KEPT - 1)) fs.rmSync(old.path, { force: true });
     return file;
   } catch {
     return undefined;
