@@ -163,6 +163,31 @@ describe("diagnostics.stability", () => {
     expect(res.payload).toMatchObject({ count: 0, events: [] });
   });
 
+  it("a restart that cannot start again (the config turned unreadable meanwhile) leaves a start_failed bundle", { timeout: 30_000 }, async () => {
+    const stateDir = makeTempDir();
+    const gw = await start(stateDir);
+    const { sock } = await openOperator(gw.url, gw.token);
+    try {
+      const snap = (await sock.request("config.get", {})).payload;
+      const config = JSON.parse(snap.raw);
+      config.gateway = { ...config.gateway, controlUi: { allowedOrigins: ["http://example.test"] } };
+      const res = await sock.request("config.apply", { raw: JSON.stringify(config), baseHash: snap.hash, restartDelayMs: 1_500 });
+      expect(res.payload.restart).toMatchObject({ scheduled: true });
+    } finally {
+      sock.close();
+    }
+    // Before the restart reads it again.
+    fs.writeFileSync(path.join(stateDir, "openclaw.json"), "{ not json");
+    expect(await gw.exited).toBe(1);
+    expect(gw.output()).toContain("the gateway did not come back after a restart");
+    const read = await runCli(["gateway", "stability", "--bundle", "latest", "--json"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(read.code, read.output).toBe(0);
+    const { bundle } = JSON.parse(read.output);
+    expect(bundle).toMatchObject({ reason: "gateway.start_failed", error: { name: "ConfigError" } });
+    expect(bundle.snapshot.summary.byType["diagnostic.memory.sample"]).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(bundle)).not.toContain("not json");
+  });
+
   it("a stop past its deadline leaves a bundle that `gateway stability --bundle latest` reads without a gateway", { timeout: 30_000 }, async () => {
     const stateDir = makeTempDir();
     const dir = path.join(stateDir, "hooks", "stall");
