@@ -80,6 +80,18 @@ describe("diagnostics.stability", () => {
     expect(cli.output).toMatch(/#\d+ payload\.large action=rejected surface=gateway\.ws reason=preauth_limit limit=64 KiB/);
   });
 
+  it("an HTTP body over its route's limit is a payload.large event of that surface", { timeout: 30_000 }, async () => {
+    const gw = await start(makeTempDir());
+    const res = await fetch(`${gw.httpUrl}/tools/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${gw.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool: "x", args: { pad: "y".repeat(2 * 1024 * 1024) } }),
+    });
+    expect(res.status).toBe(413);
+    const events = (await stabilityOf(gw, { type: "payload.large" })).payload.events;
+    expect(events).toEqual([expect.objectContaining({ surface: "gateway.http.tools", action: "rejected", limitBytes: 2 * 1024 * 1024, reason: "body_limit" })]);
+  });
+
   it("a Telegram message and its reply: received, dispatch, turn, processed and delivery, with no text of either", { timeout: 30_000 }, async () => {
     const telegram = await servers.startTelegram();
     servers.model.setResponder(() => ({ text: "the secret answer" }));
