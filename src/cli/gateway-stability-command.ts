@@ -13,6 +13,9 @@ export interface StabilityFlags extends ClientFlags {
   sinceSeq?: string;
   /** `latest` (or the bare flag) for the newest bundle in `<stateDir>/logs/stability/`, else a bundle file. */
   bundle?: string | boolean;
+  /** OpenClaw's support .zip (`--export`, `--output`): not built here, refused. */
+  export?: boolean;
+  output?: string;
 }
 
 /** The CLI shows the last 25 events unless `--limit` says otherwise. */
@@ -23,6 +26,9 @@ const CLI_DEFAULT_LIMIT = 25;
  * or with `--bundle` one a failed gateway left on disk, read without a gateway.
  */
 export async function gatewayStabilityCommand(flags: StabilityFlags): Promise<void> {
+  if (flags.export || flags.output !== undefined) {
+    throw new CliError("--export and --output (OpenClaw's support diagnostics .zip) are not supported: print a bundle with --bundle latest --json, or the live stream with --json");
+  }
   let query: ReturnType<typeof normalizeStabilityQuery>;
   try {
     query = normalizeStabilityQuery({ limit: flags.limit, type: flags.type, sinceSeq: flags.sinceSeq }, CLI_DEFAULT_LIMIT);

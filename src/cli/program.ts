@@ -98,6 +98,9 @@ withClientFlags(gateway.command("stability").description("the gateway's payload-
   .option("--type <type>", "only events of this type (payload.large, telemetry.exporter, message.received, …)")
   .option("--since-seq <seq>", "only events after this sequence number")
   .option("--bundle [file]", "read a persisted bundle instead of asking the gateway: latest (the default) or a bundle file")
+  // OpenClaw's support .zip: refused by name rather than as an unknown option.
+  .addOption(new Option("--export").hideHelp())
+  .addOption(new Option("--output <path>").hideHelp())
   .action(async (opts) => {
     const { gatewayStabilityCommand } = await import("./gateway-stability-command.js");
     await gatewayStabilityCommand(opts);

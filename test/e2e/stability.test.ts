@@ -229,6 +229,10 @@ describe("diagnostics.stability", () => {
     expect(read.bundle).toMatchObject({ version: 1, reason: "gateway.shutdown_deadline", host: { hostname: "<redacted-hostname>" } });
     expect(read.bundle.snapshot.events.map((e: { type: string }) => e.type)).toEqual(["payload.large"]);
 
+    const zip = await runCli(["gateway", "stability", "--bundle", "latest", "--export"], { OPENCLAW_STATE_DIR: stateDir });
+    expect(zip.code).toBe(1);
+    expect(zip.output).toContain("--export and --output (OpenClaw's support diagnostics .zip) are not supported");
+
     const none = await runCli(["gateway", "stability", "--bundle", "latest"], { OPENCLAW_STATE_DIR: makeTempDir() });
     expect(none.code).toBe(1);
     expect(none.output).toMatch(/no stability bundles in .*logs\/stability/);
