@@ -401,6 +401,17 @@ traces
     await tracesShowCommand(runId, opts);
   });
 traces
+  .command("search <words...>")
+  .description('runs whose messages, thinking, tool calls or reply hold every word (or "quoted phrase"), best match first')
+  .option("--session <key>", "only this session's runs")
+  .option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date")
+  .option("--limit <n>", "at most this many runs (default 20)")
+  .option("--json", "print JSON")
+  .action(async (words, opts) => {
+    const { tracesSearchCommand } = await import("./traces-command.js");
+    await tracesSearchCommand(words, opts);
+  });
+traces
   .command("review")
   .description("the review queue: runs routed to you by rule (thumbs-down, cost, new model, sample); pending ones by default")
   .option("--labelled", "only runs already labelled")

@@ -3,7 +3,7 @@ import { loadConfigForClient } from "../config/client-config.js";
 import { resolveStateDir } from "../config/index.js";
 import { normalizeSessionKey } from "../sessions/keys/index.js";
 import { colorEnabled } from "../infra/color.js";
-import { type FeedbackRating, type ReviewLabel, renderReviewQueue, renderTraceList, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
+import { type FeedbackRating, type ReviewLabel, renderReviewQueue, renderTraceList, renderTraceSearch, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
 
 /**
@@ -75,6 +75,19 @@ export async function tracesLabelCommand(runId: string, label: string, flags: { 
   if (!labelled) throw noTrace(runId);
   if (flags.json) return printJson({ ok: true, runId, label });
   process.stdout.write(`Labelled ${runId} ${label}.\n`);
+}
+
+/** `openclaw traces search <words…>`: traces holding every word, best match first, with a snippet. */
+export async function tracesSearchCommand(words: string[], flags: { session?: string; since?: string; limit?: string; json?: boolean }): Promise<void> {
+  const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
+  const limit = flags.limit === undefined ? 20 : Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError(`--limit: expected an integer from 1 to 200, got "${flags.limit}"`);
+  const sessionKey = flags.session === undefined ? undefined : canonicalSessionKey(flags.session);
+  const query = words.join(" ");
+  const hits = await withStore((store) => (store ? store.search({ query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }) : []));
+  if (!hits) throw new CliError('the query has no word to search for: give words or a "quoted phrase" (letters or digits)');
+  if (flags.json) return printJson({ results: hits });
+  process.stdout.write(renderTraceSearch(hits));
 }
 
 /** `--session` as the gateway reads a session key: a bare key (`main`, `cron:nightly`) is the default agent's. */

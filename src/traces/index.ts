@@ -12,8 +12,8 @@ export type {
   ToolCallTrace,
 } from "./types.js";
 export { TraceRecorder, type TraceRecorderDeps } from "./trace-recorder.js";
-export { TraceStore, tracesDbPath, type TraceQuery } from "./trace-store.js";
+export { TraceStore, tracesDbPath, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 export { traceSettings, type TraceSettings } from "./settings.js";
-export { renderTraceTree, renderTraceList } from "./render-tree.js";
+export { renderTraceTree, renderTraceList, renderTraceSearch } from "./render-tree.js";
 export { renderReviewQueue } from "./review/render-review.js";
 export type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";

@@ -39,10 +39,10 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
   return `${lines.join("\n")}\n`;
 }
 
-/** One line per run, newest first, for `openclaw traces list`. */
-export function renderTraceList(traces: readonly TraceSummary[]): string {
-  if (traces.length === 0) return "No traces.\n";
-  const rows = traces.map((t) => [
+const LIST_HEADER = ["STARTED", "RUN", "OUTCOME", "TIME", "SOURCE", "SESSION", "MODEL", "TOKENS IN/OUT", "CALLS MODEL/TOOL"];
+
+function listRow(t: TraceSummary): string[] {
+  return [
     new Date(t.startedAt).toISOString().replace("T", " ").slice(0, 19),
     t.runId,
     t.outcome,
@@ -52,9 +52,20 @@ export function renderTraceList(traces: readonly TraceSummary[]): string {
     t.model ?? "-",
     `${t.inputTokens}/${t.outputTokens}`,
     `${t.modelCalls}/${t.toolCalls}`,
-  ]);
-  const header = ["STARTED", "RUN", "OUTCOME", "TIME", "SOURCE", "SESSION", "MODEL", "TOKENS IN/OUT", "CALLS MODEL/TOOL"];
-  return `${alignColumns([header, ...rows]).join("\n")}\n`;
+  ];
+}
+
+/** One line per run, newest first, for `openclaw traces list`. */
+export function renderTraceList(traces: readonly TraceSummary[]): string {
+  if (traces.length === 0) return "No traces.\n";
+  return `${alignColumns([LIST_HEADER, ...traces.map(listRow)]).join("\n")}\n`;
+}
+
+/** `openclaw traces search`: the list's lines, each hit's snippet indented beneath it. */
+export function renderTraceSearch(hits: readonly (TraceSummary & { snippet: string })[]): string {
+  if (hits.length === 0) return "No traces match.\n";
+  const [header, ...rows] = alignColumns([LIST_HEADER, ...hits.map(listRow)]);
+  return `${header}\n${rows.map((row, i) => `${row}\n    ${hits[i]!.snippet}`).join("\n")}\n`;
 }
 
 function modelLine(call: ModelCallTrace, c: Colours): string {

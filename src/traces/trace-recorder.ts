@@ -7,7 +7,7 @@ import type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./re
 import { reviewSettings } from "./review/review-settings.js";
 import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
-import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery } from "./trace-store.js";
+import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
 
@@ -91,6 +91,12 @@ export class TraceRecorder implements RunTracer {
   async list(query: TraceQuery): Promise<TraceSummary[]> {
     await this.flush();
     return (await this.openStore()).list(query);
+  }
+
+  /** Traces holding the query's words, best first; undefined when the query has no word. */
+  async search(query: TraceSearchQuery): Promise<TraceSearchHit[] | undefined> {
+    await this.flush();
+    return (await this.openStore()).search(query);
   }
 
   async toolCallOutlines(runId: string): Promise<ToolCallOutline[]> {

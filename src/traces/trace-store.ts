@@ -3,6 +3,9 @@ import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { loadSqlite } from "../infra/sqlite-module.js";
 import { createReviewTables, ReviewStore } from "./review/review-store.js";
+import { parseSearchQuery, snippetAround } from "../sessions/search/index.js";
+import { summaryColumns } from "./summary-columns.js";
+import { traceText } from "./trace-text.js";
 import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
 
 type Database = BetterSqlite3.Database;
@@ -46,9 +49,47 @@ CREATE INDEX IF NOT EXISTS traces_prompt ON traces(prompt_hash);
 CREATE INDEX IF NOT EXISTS traces_bytes ON traces(bytes);
 `;
 
-const SUMMARY_COLUMNS = `run_id AS runId, session_key AS sessionKey, agent_id AS agentId, source, started_at AS startedAt,
-  duration_ms AS durationMs, outcome, model, input_tokens AS inputTokens, output_tokens AS outputTokens,
-  model_calls AS modelCalls, tool_calls AS toolCalls`;
+/**
+ * `traces_fts`: each trace's text (trace-text.ts) as words, under the trace's rowid: Unicode
+ * words, lowercase, without diacritics, unstemmed. Contentless (the text is rebuilt from the
+ * trace for a snippet), so it adds only the word index to the file; a deleted trace's words go
+ * with it (the trigger), and a rewritten one's are replaced by `write`.
+ */
+const SEARCH_SCHEMA = `
+CREATE VIRTUAL TABLE traces_fts USING fts5(text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TRIGGER traces_fts_removed AFTER DELETE ON traces BEGIN DELETE FROM traces_fts WHERE rowid = old.rowid; END;
+`;
+
+/** A trace found by `search`: its summary and a passage around the first word that matched. */
+export interface TraceSearchHit extends TraceSummary {
+  snippet: string;
+}
+
+export interface TraceSearchQuery {
+  query: string;
+  sessionKey?: string;
+  since?: number;
+  limit?: number;
+}
+
+const SUMMARY_COLUMNS = summaryColumns();
+
+/** Makes the word index of a store that has none, filled from the traces it holds. */
+function createSearchIndex(db: Database): void {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'traces_fts'").get()) return;
+  db.transaction(() => {
+    db.exec(SEARCH_SCHEMA);
+    const put = db.prepare("INSERT INTO traces_fts (rowid, text) VALUES (?, ?)");
+    // In pages: a statement cannot write while another one of the connection is still reading.
+    const page = db.prepare("SELECT rowid, body FROM traces WHERE rowid > ? ORDER BY rowid LIMIT 200");
+    for (let after = 0; ; ) {
+      const rows = page.all(after) as { rowid: number; body: string }[];
+      if (rows.length === 0) break;
+      for (const row of rows) put.run(row.rowid, traceText(JSON.parse(row.body) as TraceRecord));
+      after = rows.at(-1)!.rowid;
+    }
+  })();
+}
 
 /** The trace database of a state dir. */
 export function tracesDbPath(stateDir: string): string {
@@ -62,6 +103,9 @@ export function tracesDbPath(stateDir: string): string {
 export class TraceStore {
   private readonly putPrompt;
   private readonly putTrace;
+  private readonly rowidOf;
+  private readonly dropWords;
+  private readonly putWords;
   /** The review queue, in the same database. */
   readonly reviews: ReviewStore;
 
@@ -71,6 +115,9 @@ export class TraceStore {
     this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
       (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.rowidOf = db.prepare("SELECT rowid FROM traces WHERE run_id = ?").pluck();
+    this.dropWords = db.prepare("DELETE FROM traces_fts WHERE rowid = ?");
+    this.putWords = db.prepare("INSERT INTO traces_fts (rowid, text) VALUES (?, ?)");
   }
 
   /** Opens (creating when `create`) the store; undefined when it does not exist and `create` is false. */
@@ -87,6 +134,7 @@ export class TraceStore {
       // filled for good: traces are written far more than read, and the OS caches the file anyway.
       db.pragma("cache_size = -2000");
       db.exec(SCHEMA);
+      createSearchIndex(db);
       createReviewTables(db);
     } catch (err) {
       db.close();
@@ -98,12 +146,15 @@ export class TraceStore {
 
   /** Writes traces in one transaction; a run written twice keeps its latest trace. */
   write(traces: readonly StoredTrace[]): void {
-    const { putPrompt, putTrace } = this;
+    const { putPrompt, putTrace, rowidOf, dropWords, putWords } = this;
     this.db.transaction(() => {
       for (const { record: r, systemPrompt } of traces) {
         if (systemPrompt) putPrompt.run(systemPrompt.hash, systemPrompt.text, Buffer.byteLength(systemPrompt.text));
         const body = JSON.stringify(r);
-        putTrace.run(
+        // REPLACE deletes without firing the delete trigger: the words of a trace written again go here.
+        const previous = rowidOf.get(r.runId) as number | undefined;
+        if (previous !== undefined) dropWords.run(previous);
+        const { lastInsertRowid } = putTrace.run(
           r.runId,
           r.sessionKey,
           r.agentId,
@@ -120,8 +171,40 @@ export class TraceStore {
           body,
           Buffer.byteLength(body),
         );
+        putWords.run(lastInsertRowid, traceText(r));
       }
     })();
+  }
+
+  /**
+   * Traces holding every word and "quoted phrase" of the query (any order, anywhere in the text
+   * trace-text.ts builds), best match first (bm25), with a snippet; undefined when the query has
+   * no word to search for.
+   */
+  search(query: TraceSearchQuery): TraceSearchHit[] | undefined {
+    const parsed = parseSearchQuery(query.query);
+    if (!parsed) return undefined;
+    const where = ["traces_fts MATCH ?"];
+    const params: unknown[] = [parsed.match];
+    if (query.sessionKey) {
+      where.push("t.session_key = ?");
+      params.push(query.sessionKey);
+    }
+    if (query.since !== undefined) {
+      where.push("t.started_at >= ?");
+      params.push(query.since);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT ${summaryColumns("t")}, t.body AS body
+         FROM traces_fts f JOIN traces t ON t.rowid = f.rowid WHERE ${where.join(" AND ")} ORDER BY bm25(traces_fts) LIMIT ?`,
+      )
+      .all(...params, query.limit ?? 20) as (TraceSummary & { model: string | null; body: string })[];
+    return rows.map(({ model, body, ...row }) => ({
+      ...row,
+      ...(model ? { model } : {}),
+      snippet: snippetAround(traceText(JSON.parse(body) as TraceRecord), parsed.words),
+    }));
   }
 
   /** Newest first. */

@@ -75,6 +75,32 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
   });
 
   registry.register({
+    name: "traces.search",
+    scope: "operator.read",
+    params: Type.Object(
+      {
+        query: Type.String({ minLength: 1, maxLength: 4096 }),
+        sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+        since: Type.Optional(Type.Integer({ minimum: 0 })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+    handler: async (params) => {
+      const hits = await traces
+        .search({
+          query: params.query,
+          ...(params.sessionKey ? { sessionKey: canonicalSessionKey(params.sessionKey) } : {}),
+          ...(params.since !== undefined ? { since: params.since } : {}),
+          limit: params.limit ?? 20,
+        })
+        .catch(failed);
+      if (!hits) throw invalidRequest('query has no word to search for: give words or a "quoted phrase" (letters or digits)');
+      return { results: hits };
+    },
+  });
+
+  registry.register({
     name: "traces.get",
     scope: "operator.read",
     params: Type.Object({ runId: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false }),

@@ -8,3 +8,4 @@ export {
   type SessionSearchResult,
 } from "./session-search-index.js";
 export { parseSearchQuery, type SearchQuery } from "./search-query.js";
+export { snippetAround } from "./snippet.js";

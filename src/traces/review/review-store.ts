@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { summaryColumns } from "../summary-columns.js";
 import type { TraceRecord, TraceSummary } from "../types.js";
 import { type ReviewReason, reviewReasons, runTokens } from "./review-rules.js";
 import type { ReviewSettings } from "./review-settings.js";
@@ -111,9 +112,7 @@ export class ReviewStore {
     const where = status === "pending" ? "WHERE q.labelled_at IS NULL" : status === "labelled" ? "WHERE q.labelled_at IS NOT NULL" : "";
     const rows = this.db
       .prepare(
-        `SELECT q.run_id AS runId, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
-           t.session_key AS sessionKey, t.agent_id AS agentId, t.source, t.started_at AS startedAt, t.duration_ms AS durationMs, t.outcome, t.model,
-           t.input_tokens AS inputTokens, t.output_tokens AS outputTokens, t.model_calls AS modelCalls, t.tool_calls AS toolCalls,
+        `SELECT ${summaryColumns("t")}, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
            json_extract(t.body, '$.usage.cacheRead') AS cacheRead, json_extract(t.body, '$.usage.cacheWrite') AS cacheWrite,
            f.rating, f.note AS feedbackNote, f.at AS feedbackAt
          FROM review_queue q JOIN traces t ON t.run_id = q.run_id LEFT JOIN review_feedback f ON f.run_id = q.run_id
