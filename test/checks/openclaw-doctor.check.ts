@@ -5,6 +5,12 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { runRealOpenclaw } from "../helpers/real-openclaw.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 
+/**
+ * OpenClaw's own `openclaw doctor --non-interactive` (the npm package, under Node 24) reading this
+ * gateway's `doctor.memory.status` and `status`. Run by test/checks/openclaw-doctor.sh, which
+ * provides Node 24 and the package (OPENCLAW_CHECK_NODE, OPENCLAW_CHECK_CLI).
+ */
+
 /** A doctor run loads much of OpenClaw: on a busy 2-core machine it takes tens of seconds. */
 const DOCTOR_TIMEOUT_MS = 240_000;
 
