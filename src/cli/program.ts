@@ -417,6 +417,7 @@ traces
   .option("--labelled", "only runs already labelled")
   .option("--all", "pending and labelled runs")
   .option("--limit <n>", "at most this many runs (default 50)")
+  .option("--calibration", "how the LLM judge's verdicts agree with your labels: agreement, the 2x2 table, Cohen's kappa, disagreements")
   .option("--json", "print JSON")
   .action(async (opts) => {
     const { tracesReviewCommand } = await import("./traces-command.js");

@@ -3,7 +3,18 @@ import { loadConfigForClient } from "../config/client-config.js";
 import { resolveStateDir } from "../config/index.js";
 import { normalizeSessionKey } from "../sessions/keys/index.js";
 import { colorEnabled } from "../infra/color.js";
-import { type FeedbackRating, type ReviewLabel, renderReviewQueue, renderTraceList, renderTraceSearch, renderTraceTree, TraceStore, tracesDbPath } from "../traces/index.js";
+import {
+  calibrate,
+  type FeedbackRating,
+  type ReviewLabel,
+  renderCalibration,
+  renderReviewQueue,
+  renderTraceList,
+  renderTraceSearch,
+  renderTraceTree,
+  TraceStore,
+  tracesDbPath,
+} from "../traces/index.js";
 import { CliError, printJson } from "./output.js";
 
 /**
@@ -42,8 +53,16 @@ export async function tracesShowCommand(runId: string, flags: { json?: boolean }
 const noTrace = (runId: string) =>
   new CliError(`no trace for run ${runId}: see \`openclaw traces list\` (tracing may be off, diagnostics.traces.enabled, or retention deleted it)`);
 
-/** `openclaw traces review`: the review queue; pending runs unless `--labelled` or `--all`. */
-export async function tracesReviewCommand(flags: { labelled?: boolean; all?: boolean; limit?: string; json?: boolean }): Promise<void> {
+/** `openclaw traces review`: the review queue; pending runs unless `--labelled` or `--all`; `--calibration`: the judge against the labels. */
+export async function tracesReviewCommand(flags: { labelled?: boolean; all?: boolean; limit?: string; calibration?: boolean; json?: boolean }): Promise<void> {
+  if (flags.calibration) {
+    if (flags.labelled || flags.all || flags.limit !== undefined)
+      throw new CliError("--calibration: give it alone (or with --json); it reads every run with a label and a verdict");
+    const calibration = await withStore((store) => calibrate(store?.reviews.gradedPairs() ?? []));
+    if (flags.json) return printJson(calibration);
+    process.stdout.write(renderCalibration(calibration));
+    return;
+  }
   const limit = flags.limit === undefined ? 50 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new CliError(`--limit: expected an integer from 1 to 500, got "${flags.limit}"`);
   if (flags.labelled && flags.all) throw new CliError("--labelled and --all: give one of them (--all lists pending and labelled runs)");

@@ -7,6 +7,7 @@ import { FORK_MAX_TOKENS, forkedMessages } from "./fork-conversation.js";
 import { warmUpAgentContext, type TurnOverrides } from "../agents/embedded-turn.js";
 import { subagentMaxConcurrent } from "../agents/subagents/index.js";
 import { askSideQuestion } from "./side-question.js";
+import { callReviewJudge } from "./review-judge-call.js";
 import { PROGRESS_REFRESH_SOURCE, refreshRequest, runProgressRefreshTurn } from "./progress-refresh-turn.js";
 import { ControlSteering, type ControlRequest } from "./control-steering.js";
 import { injectedAssistantMessage } from "./injected-message.js";
@@ -43,7 +44,7 @@ import { messageTurnSettings } from "./message-turn-settings.js";
 import { GatewayStoppingError } from "./shutdown-endings.js";
 import { ContextMaintenance } from "./context-maintenance.js";
 import type { CompactionResult } from "../sessions/compaction/index.js";
-import type { RunTracer } from "../traces/index.js";
+import type { JudgeAnswer, JudgeCall, RunTracer } from "../traces/index.js";
 import { visibleProgressCard } from "../sessions/progress-card/index.js";
 import type { InternalHookSink } from "../hooks/internal/types.js";
 import { messageText } from "../sessions/compaction/identifiers.js";
@@ -577,6 +578,11 @@ export class ConversationService implements ConversationPort {
       sessionKey,
       question,
     );
+  }
+
+  /** The review queue judge's model call (docs/traces.md#llm-judge): on this gateway's keys and cooldowns, not a run. */
+  reviewJudgeCall(call: JudgeCall, signal: AbortSignal): Promise<JudgeAnswer> {
+    return callReviewJudge({ config: this.deps.config, streamModel: this.streamModel, failover: this.failover }, call, signal);
   }
 
   /** The session's transcript messages, oldest first (read-only: callers must not mutate). */

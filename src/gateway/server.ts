@@ -498,7 +498,13 @@ export class GatewayServer {
     registerConfigMethods(this.methods);
     registerSecretsMethods(this.methods);
     registerLogMethods(this.methods);
-    this.traces = new TraceRecorder({ stateDir: opts.stateDir, config: () => opts.loadedConfig().config, env: process.env, logger: opts.logger });
+    this.traces = new TraceRecorder({
+      stateDir: opts.stateDir,
+      config: () => opts.loadedConfig().config,
+      env: process.env,
+      logger: opts.logger,
+      judgeModel: (call, signal) => this.conversations.reviewJudgeCall(call, signal),
+    });
     const canonicalSessionKey = (key: string) => this.conversations.resolveSessionKey(key, undefined).sessionKey;
     registerTraceMethods(this.methods, this.traces, canonicalSessionKey);
     registerAuditMethods(this.methods, this.traces, canonicalSessionKey);
@@ -812,6 +818,8 @@ export class GatewayServer {
       answer(req, res);
     });
     setImmediate(() => this.conversations.warmUp());
+    // Runs queued for review and left ungraded by the last process are graded now, in the background.
+    setImmediate(() => this.traces.resumeJudging());
     const config = this.opts.loadedConfig().config;
     const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, workspaceDir: resolveWorkspaceDir(config, a.id, this.opts.stateDir, process.env) }));
     this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port, agents } });

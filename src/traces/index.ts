@@ -17,3 +17,7 @@ export { traceSettings, type TraceSettings } from "./settings.js";
 export { renderTraceTree, renderTraceList, renderTraceSearch } from "./render-tree.js";
 export { renderReviewQueue } from "./review/render-review.js";
 export type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
+export type { Judgement } from "./review/review-store.js";
+export type { JudgeAnswer, JudgeCall, JudgeModel } from "./review/review-judge.js";
+export { renderCalibration } from "./review/render-calibration.js";
+export { calibrate, type Calibration } from "./review/calibration.js";

@@ -1,8 +1,11 @@
+import fs from "node:fs";
 import type { AgentEvent } from "../agents/types.js";
 import type { OpenClawConfig } from "../config/index.js";
 import type { Logger } from "../infra/logger.js";
 import { packageVersion } from "../infra/version.js";
 import { TraceRedactor } from "./redaction.js";
+import { type Calibration, calibrate } from "./review/calibration.js";
+import { type JudgeModel, ReviewJudge } from "./review/review-judge.js";
 import type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
 import { reviewSettings } from "./review/review-settings.js";
 import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
@@ -16,6 +19,8 @@ export interface TraceRecorderDeps {
   config(): OpenClawConfig;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** The model call of the review queue's judge; without it no run is graded, whatever the config says. */
+  judgeModel?: JudgeModel;
 }
 
 /** A run that ended and waits to be built and written. */
@@ -51,8 +56,23 @@ export class TraceRecorder implements RunTracer {
   private closed = false;
   /** Prompts this process wrote (or found) in the store: their text is not redacted and sent again. */
   private readonly storedPrompts = new Set<string>();
+  /** Grades queued runs when `diagnostics.traces.review.judge` is set. */
+  private readonly judge: ReviewJudge | undefined;
 
-  constructor(private readonly deps: TraceRecorderDeps) {}
+  constructor(private readonly deps: TraceRecorderDeps) {
+    if (deps.judgeModel)
+      this.judge = new ReviewJudge({
+        model: deps.judgeModel,
+        settings: () => reviewSettings(deps.config()).judge,
+        store: () => this.openStore(),
+        logger: deps.logger,
+      });
+  }
+
+  /** Grades the runs a previous process queued and left ungraded; with no judge, or no store yet, nothing is loaded. */
+  resumeJudging(): void {
+    if (this.judge && reviewSettings(this.deps.config()).judge && fs.existsSync(tracesDbPath(this.deps.stateDir))) this.judge.kick();
+  }
 
   begin(start: TraceStart): RunTraceHandle | undefined {
     if (this.closed || !tracingEnabled(this.deps.config())) return undefined;
@@ -116,12 +136,20 @@ export class TraceRecorder implements RunTracer {
     return { items: store.reviews.list(status, limit), counts: store.reviews.counts() };
   }
 
+  /** How the judge's verdicts agree with the operator's labels (docs/traces.md#calibration). */
+  async reviewCalibration(): Promise<Calibration> {
+    await this.flush();
+    return calibrate((await this.openStore()).reviews.gradedPairs());
+  }
+
   /** An operator's rating of a traced run; undefined when no trace of it is stored. */
   async feedback(runId: string, rating: FeedbackRating, note?: string): Promise<{ queued: boolean } | undefined> {
     await this.flush();
     const store = await this.openStore();
     if (!store.has(runId)) return undefined;
-    return store.reviews.feedback(runId, rating, note, Date.now());
+    const result = store.reviews.feedback(runId, rating, note, Date.now());
+    if (result.queued) this.judge?.kick();
+    return result;
   }
 
   /** An operator's verdict on a traced run; false when no trace of it is stored. */
@@ -130,6 +158,7 @@ export class TraceRecorder implements RunTracer {
     const store = await this.openStore();
     if (!store.has(runId)) return false;
     store.reviews.label(runId, label, note, Date.now());
+    this.judge?.kick();
     return true;
   }
 
@@ -147,6 +176,7 @@ export class TraceRecorder implements RunTracer {
   async close(): Promise<void> {
     this.closed = true;
     await this.flush();
+    await this.judge?.close();
     const store = this.store;
     this.store = undefined;
     if (store) (await store.catch(() => undefined))?.close();
@@ -169,6 +199,7 @@ export class TraceRecorder implements RunTracer {
         Math.random,
         Date.now(),
       );
+      this.judge?.kick();
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
       if (settings.otel)

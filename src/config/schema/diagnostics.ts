@@ -30,6 +30,15 @@ export const DiagnosticsSchema = Type.Object({
           highCostTokens: Type.Optional(integer(0)),
           /** Every run within this many hours of an agent's first run on a model is queued (default 48; 0: off). */
           newModelHours: Type.Optional(integer(0, 8760)),
+          /** An LLM judge grading every queued run against the rubric in the background; absent: no judge runs. */
+          judge: Type.Optional(
+            Type.Object({
+              /** What a good run does, in the operator's words: the judge answers PASS or FAIL against it. */
+              rubric: withExpected(Type.String({ minLength: 1, pattern: "\\S" }), "a non-empty rubric"),
+              /** The judge's model; default: the default agent's model. */
+              model: Type.Optional(withExpected(Type.String({ pattern: "^[^/\\s]+/\\S+$" }), 'a "provider/model" ref')),
+            }),
+          ),
         }),
       ),
     }),

@@ -5,7 +5,7 @@ import type { MethodRegistry } from "./registry.js";
 
 /**
  * `traces.list` and `traces.get`: the run traces `openclaw traces` shows; `traces.feedback` and
- * `traces.review.*`: the review queue (docs/traces.md).
+ * `traces.review.*`: the review queue, its judge's verdicts and their calibration (docs/traces.md).
  * `canonicalSessionKey` reads a session key as the session methods do (a bare `main` is the default agent's).
  */
 export function registerTraceMethods(registry: MethodRegistry, traces: TraceRecorder, canonicalSessionKey: (key: string) => string): void {
@@ -62,6 +62,13 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
       { additionalProperties: false },
     ),
     handler: async (params) => await traces.reviewList(params.status ?? "pending", params.limit ?? 50).catch(failed),
+  });
+
+  registry.register({
+    name: "traces.review.calibration",
+    scope: "operator.read",
+    params: Type.Object({}, { additionalProperties: false }),
+    handler: async () => await traces.reviewCalibration().catch(failed),
   });
 
   registry.register({

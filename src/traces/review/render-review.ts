@@ -10,12 +10,13 @@ export function renderReviewQueue(items: readonly ReviewItem[], counts: { pendin
     item.run.runId,
     item.reasons.join(","),
     item.label ?? "-",
+    item.judge?.verdict ?? "-",
     item.feedback ? (item.feedback.rating === "down" ? "👎" : "👍") : "-",
     item.run.outcome,
     item.run.sessionKey,
     item.run.model ?? "-",
     String(item.totalTokens),
   ]);
-  const header = ["QUEUED", "RUN", "REASONS", "LABEL", "FEEDBACK", "OUTCOME", "SESSION", "MODEL", "TOKENS"];
+  const header = ["QUEUED", "RUN", "REASONS", "LABEL", "JUDGE", "FEEDBACK", "OUTCOME", "SESSION", "MODEL", "TOKENS"];
   return `${alignColumns([header, ...rows]).join("\n")}\n${summary}`;
 }

@@ -10,6 +10,14 @@ export interface ReviewSettings {
   highCostTokens: number;
   /** 0: off. */
   newModelMs: number;
+  /** The LLM judge of queued runs; absent: none runs. */
+  judge?: JudgeSettings;
+}
+
+/** `diagnostics.traces.review.judge`: the rubric, and the model when it is not the default agent's. */
+export interface JudgeSettings {
+  rubric: string;
+  model?: string;
 }
 
 export const DEFAULT_REVIEW_SAMPLE_RATE = 0.1;
@@ -25,6 +33,7 @@ export function reviewSettings(config: OpenClawConfig): ReviewSettings {
     ...(window ? { sampleWindow: { start: minutesOf(window.start), end: minutesOf(window.end) } } : {}),
     highCostTokens: review?.highCostTokens ?? DEFAULT_HIGH_COST_TOKENS,
     newModelMs: (review?.newModelHours ?? DEFAULT_NEW_MODEL_HOURS) * 3_600_000,
+    ...(review?.judge ? { judge: { rubric: review.judge.rubric.trim(), ...(review.judge.model ? { model: review.judge.model } : {}) } } : {}),
   };
 }
 

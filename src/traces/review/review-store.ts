@@ -1,6 +1,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { summaryColumns } from "../summary-columns.js";
 import type { TraceRecord, TraceSummary } from "../types.js";
+import type { GradedPair } from "./calibration.js";
 import { type ReviewReason, reviewReasons, runTokens } from "./review-rules.js";
 import type { ReviewSettings } from "./review-settings.js";
 
@@ -20,6 +21,17 @@ export interface ReviewItem {
   note?: string;
   labelledAt?: number;
   feedback?: { rating: FeedbackRating; note?: string; at: number };
+  judge?: Judgement;
+}
+
+/** The LLM judge's grade of a queued run (docs/traces.md#llm-judge). */
+export interface Judgement {
+  verdict: "pass" | "fail" | "error";
+  reason: string;
+  /** The `provider/model` that graded it (or was to). */
+  model: string;
+  at: number;
+  usage?: { input: number; output: number };
 }
 
 /**
@@ -31,6 +43,7 @@ const REVIEW_SCHEMA = `
 CREATE TABLE IF NOT EXISTS review_queue (run_id TEXT PRIMARY KEY, queued_at INTEGER NOT NULL, reasons TEXT NOT NULL, label TEXT, note TEXT, labelled_at INTEGER);
 CREATE INDEX IF NOT EXISTS review_queue_order ON review_queue(queued_at);
 CREATE TABLE IF NOT EXISTS review_feedback (run_id TEXT PRIMARY KEY, rating TEXT NOT NULL, note TEXT, at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS review_judgements (run_id TEXT PRIMARY KEY, verdict TEXT NOT NULL, reason TEXT NOT NULL, model TEXT NOT NULL, at INTEGER NOT NULL, input_tokens INTEGER, output_tokens INTEGER);
 `;
 const MODELS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS review_models (agent_id TEXT NOT NULL, model TEXT NOT NULL, first_at INTEGER NOT NULL, PRIMARY KEY (agent_id, model));
@@ -44,6 +57,25 @@ interface QueueRow {
   label: ReviewLabel | null;
   note: string | null;
   labelledAt: number | null;
+}
+
+interface JudgementRow {
+  verdict: Judgement["verdict"] | null;
+  judgeReason: string | null;
+  judgeModel: string | null;
+  judgeAt: number | null;
+  judgeInput: number | null;
+  judgeOutput: number | null;
+}
+
+function judgementOf(row: JudgementRow): Judgement {
+  return {
+    verdict: row.verdict!,
+    reason: row.judgeReason!,
+    model: row.judgeModel!,
+    at: row.judgeAt!,
+    ...(row.judgeInput !== null ? { usage: { input: row.judgeInput, output: row.judgeOutput ?? 0 } } : {}),
+  };
 }
 
 /** Creates the review tables of a trace database that lacks them (after its `traces` table). */
@@ -60,6 +92,7 @@ export class ReviewStore {
   private readonly queued;
   private readonly putQueued;
   private readonly dropQueued;
+  private readonly dropJudgement;
 
   constructor(private readonly db: Database) {
     this.seeModel = db.prepare("INSERT OR IGNORE INTO review_models (agent_id, model, first_at) VALUES (?, ?, ?)");
@@ -68,6 +101,7 @@ export class ReviewStore {
     this.putQueued = db.prepare(`INSERT INTO review_queue (run_id, queued_at, reasons, label, note, labelled_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(run_id) DO UPDATE SET reasons = excluded.reasons, label = excluded.label, note = excluded.note, labelled_at = excluded.labelled_at`);
     this.dropQueued = db.prepare("DELETE FROM review_queue WHERE run_id = ?");
+    this.dropJudgement = db.prepare("DELETE FROM review_judgements WHERE run_id = ?");
   }
 
   /** Routes freshly written runs by the rules; `draw` gives each run its random number. */
@@ -114,8 +148,10 @@ export class ReviewStore {
       .prepare(
         `SELECT ${summaryColumns("t")}, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
            json_extract(t.body, '$.usage.cacheRead') AS cacheRead, json_extract(t.body, '$.usage.cacheWrite') AS cacheWrite,
-           f.rating, f.note AS feedbackNote, f.at AS feedbackAt
+           f.rating, f.note AS feedbackNote, f.at AS feedbackAt,
+           j.verdict, j.reason AS judgeReason, j.model AS judgeModel, j.at AS judgeAt, j.input_tokens AS judgeInput, j.output_tokens AS judgeOutput
          FROM review_queue q JOIN traces t ON t.run_id = q.run_id LEFT JOIN review_feedback f ON f.run_id = q.run_id
+         LEFT JOIN review_judgements j ON j.run_id = q.run_id
          ${where} ORDER BY q.queued_at DESC LIMIT ?`,
       )
       .all(limit) as (QueueRow &
@@ -126,7 +162,7 @@ export class ReviewStore {
         rating: FeedbackRating | null;
         feedbackNote: string | null;
         feedbackAt: number | null;
-      })[];
+      } & JudgementRow)[];
     return rows.map((row) => ({
       run: {
         runId: row.runId,
@@ -149,7 +185,40 @@ export class ReviewStore {
       ...(row.note !== null ? { note: row.note } : {}),
       ...(row.labelledAt !== null ? { labelledAt: row.labelledAt } : {}),
       ...(row.rating ? { feedback: { rating: row.rating, ...(row.feedbackNote !== null ? { note: row.feedbackNote } : {}), at: row.feedbackAt! } } : {}),
+      ...(row.verdict ? { judge: judgementOf(row) } : {}),
     }));
+  }
+
+  /** The queued run the judge has not graded yet that was queued first; undefined when none waits. */
+  nextUngraded(): string | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT q.run_id AS runId FROM review_queue q JOIN traces t ON t.run_id = q.run_id
+         WHERE NOT EXISTS (SELECT 1 FROM review_judgements j WHERE j.run_id = q.run_id) ORDER BY q.queued_at ASC, q.run_id ASC LIMIT 1`,
+      )
+      .get() as { runId: string } | undefined;
+    return row?.runId;
+  }
+
+  /** Stores the judge's grade of a run still in the queue; false when the run left the queue meanwhile. */
+  judge(runId: string, judgement: Judgement): boolean {
+    const result = this.db
+      .prepare(
+        `INSERT OR REPLACE INTO review_judgements (run_id, verdict, reason, model, at, input_tokens, output_tokens)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM review_queue WHERE run_id = ?)`,
+      )
+      .run(runId, judgement.verdict, judgement.reason, judgement.model, judgement.at, judgement.usage?.input ?? null, judgement.usage?.output ?? null, runId);
+    return result.changes > 0;
+  }
+
+  /** Queued runs with both a label and a pass/fail verdict, for calibration. */
+  gradedPairs(): GradedPair[] {
+    return this.db
+      .prepare(
+        `SELECT q.run_id AS runId, q.label, j.verdict FROM review_queue q JOIN review_judgements j ON j.run_id = q.run_id
+         WHERE q.label IS NOT NULL AND j.verdict IN ('pass', 'fail') ORDER BY q.queued_at ASC, q.run_id ASC`,
+      )
+      .all() as GradedPair[];
   }
 
   /** How many queued runs wait for a label, and how many have one. */
@@ -161,6 +230,7 @@ export class ReviewStore {
   deleteOrphans(): void {
     this.db.exec("DELETE FROM review_queue WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_queue.run_id)");
     this.db.exec("DELETE FROM review_feedback WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_feedback.run_id)");
+    this.db.exec("DELETE FROM review_judgements WHERE NOT EXISTS (SELECT 1 FROM review_queue q WHERE q.run_id = review_judgements.run_id)");
   }
 
   private addReasons(runId: string, reasons: ReviewReason[], at: number): void {
@@ -173,7 +243,9 @@ export class ReviewStore {
     const row = this.queued.get(runId) as QueueRow | undefined;
     if (!row) return;
     const left = (JSON.parse(row.reasons) as ReviewReason[]).filter((r) => r !== reason);
-    if (left.length === 0 && row.labelledAt === null) this.dropQueued.run(runId);
-    else this.putQueued.run(runId, row.queuedAt, JSON.stringify(left.length > 0 ? left : ["manual"]), row.label, row.note, row.labelledAt);
+    if (left.length === 0 && row.labelledAt === null) {
+      this.dropQueued.run(runId);
+      this.dropJudgement.run(runId);
+    } else this.putQueued.run(runId, row.queuedAt, JSON.stringify(left.length > 0 ? left : ["manual"]), row.label, row.note, row.labelledAt);
   }
 }

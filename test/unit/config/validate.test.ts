@@ -319,6 +319,14 @@ describe("validateConfig: cross-key rules", () => {
     expect(validateConfig({ diagnostics: { otel: { serviceName: "gw" } } }, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" }).warnings).toEqual([]);
   });
 
+  it("a review judge needs a non-empty rubric, and its model is a provider/model ref", () => {
+    const judge = (j: Record<string, unknown>) => () => validateConfig({ diagnostics: { traces: { review: { judge: j } } } }, {});
+    expect(judge({ rubric: "  " })).toThrow("diagnostics.traces.review.judge.rubric: expected a non-empty rubric");
+    expect(judge({ model: "fake/m" })).toThrow("diagnostics.traces.review.judge.rubric: required");
+    expect(judge({ rubric: "ok", model: "judge-model" })).toThrow('diagnostics.traces.review.judge.model: expected a "provider/model" ref');
+    expect(judge({ rubric: "Answers from the tools' results.", model: "fake/judge" })().warnings).toEqual([]);
+  });
+
   it("otel metrics and logs are not supported, and enabled without an endpoint exports nothing: each loads with a warning", () => {
     const loaded = validateConfig({ diagnostics: { otel: { endpoint: "http://c:4318", metrics: true, logs: true, traces: true } } }, {});
     expect(loaded.warnings).toEqual([
