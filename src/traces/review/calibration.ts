@@ -1,10 +1,8 @@
-import type { ReviewLabel } from "./review-store.js";
-
 /** One queued run with both an operator's label and a judge's pass/fail verdict. */
 export interface GradedPair {
   runId: string;
-  label: ReviewLabel;
-  verdict: ReviewLabel;
+  label: "pass" | "fail";
+  verdict: "pass" | "fail";
 }
 
 /**
