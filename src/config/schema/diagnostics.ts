@@ -34,7 +34,7 @@ export const DiagnosticsSchema = Type.Object({
           judge: Type.Optional(
             Type.Object({
               /** What a good run does, in the operator's words: the judge answers PASS or FAIL against it. */
-              rubric: withExpected(Type.String({ minLength: 1, pattern: "\\S" }), "a non-empty rubric"),
+              rubric: withExpected(Type.String({ minLength: 1, pattern: "\\S" }), "a non-empty rubric: what a good run does, in the words the judge grades each run against"),
               /** The judge's model; default: the default agent's model. */
               model: Type.Optional(withExpected(Type.String({ pattern: "^[^/\\s]+/\\S+$" }), 'a "provider/model" ref')),
             }),
