@@ -30,8 +30,9 @@ export interface ReviewJudgeDeps {
 /**
  * Grades queued runs in the background, one judge call at a time, oldest queued first
  * (docs/traces.md#llm-judge). Each run is graded once: a failed call is stored as `error` with its
- * reason and not retried. A call cut short by `close` stores nothing, so the run is graded after
- * the next start.
+ * reason and not retried, and ends the pass, so the runs still waiting are graded at the next kick
+ * (a run queued, a label, a start). A call cut short by `close` stores nothing, so the run is
+ * graded after the next start.
  */
 export class ReviewJudge {
   private running: Promise<void> | undefined;
@@ -76,7 +77,11 @@ export class ReviewJudge {
       const judgement = await this.grade(settings, found.trace);
       if (!judgement) return;
       store.reviews.judge(runId, judgement);
-      if (judgement.verdict === "error") this.deps.logger.warn({ runId, model: judgement.model, reason: judgement.reason }, "review judge could not grade a run");
+      if (judgement.verdict === "error") {
+        this.deps.logger.warn({ runId, model: judgement.model, reason: judgement.reason }, "review judge could not grade a run");
+        // An unreachable model would fail every waiting run in turn: the rest wait for the next kick.
+        return;
+      }
     }
   }
 

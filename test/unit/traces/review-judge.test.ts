@@ -114,7 +114,7 @@ function queueRuns(store: TraceStore, ids: string[]): void {
 }
 
 describe("ReviewJudge", () => {
-  it("grades queued runs one call at a time, oldest first; a failed call is stored as error and not retried", async () => {
+  it("grades queued runs one call at a time, oldest first; a failed call is stored as error, not retried, and ends the pass", async () => {
     const store = await openStore();
     queueRuns(store, ["a", "b", "c"]);
     let inFlight = 0;
@@ -130,8 +130,15 @@ describe("ReviewJudge", () => {
     };
     const judge = new ReviewJudge({ model, settings: () => ({ rubric: "quote the file", model: "fake/judge" }), store: async () => store, logger: quietLogger });
     judge.kick();
+    // The failed call ends the pass: the last run waits for the next kick.
+    await vi.waitFor(() => expect(store.reviews.list("all", 10).filter((i) => i.judge)).toHaveLength(2), { timeout: 5_000 });
+    // Had the pass gone on, its next call would have started in the same step that stored the error.
+    expect(calls).toHaveLength(2);
+    expect(store.reviews.nextUngraded()).toBe("c");
+    // A kick while a pass runs joins it rather than starting a second call.
     judge.kick();
-    await vi.waitFor(() => expect(store.reviews.list("all", 10).filter((i) => i.judge)).toHaveLength(3), { timeout: 5_000 });
+    judge.kick();
+    await vi.waitFor(() => expect(store.reviews.nextUngraded()).toBeUndefined(), { timeout: 5_000 });
     await judge.close();
     expect(most).toBe(1);
     expect(calls).toHaveLength(3);
