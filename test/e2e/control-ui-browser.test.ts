@@ -497,7 +497,7 @@ describe("Control UI in Chromium", { timeout: 90_000 }, () => {
     ] as const) {
       const { context, page, problems } = await openPage(`${base}?token=${encodeURIComponent(gw.token!)}`, viewport);
       await signedIn(page);
-      for (const view of ["chat", "sessions", "approvals", "channels", "agents", "logs", "traces", "usage", "config", "cron", "tasks", "memory"]) {
+      for (const view of ["chat", "sessions", "approvals", "channels", "agents", "logs", "traces", "review", "usage", "config", "cron", "tasks", "memory"]) {
         await page.goto(`${base}#/${view}`);
         await page.locator(`.nav a[href="#/${view}"][aria-current="page"]`).waitFor(WAIT);
         await page.locator("main.view h2, main.view .chat").first().waitFor(WAIT);

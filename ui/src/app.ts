@@ -172,6 +172,8 @@ export class OpenClawApp extends LitElement {
         return html`<oc-logs-view .client=${client} .generation=${g}></oc-logs-view>`;
       case "traces":
         return html`<oc-traces-view .client=${client} .generation=${g} .runId=${this.item}></oc-traces-view>`;
+      case "review":
+        return html`<oc-review-view .client=${client} .generation=${g}></oc-review-view>`;
       case "usage":
         return html`<oc-usage-view .client=${client} .generation=${g}></oc-usage-view>`;
       case "config":

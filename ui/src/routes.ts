@@ -6,6 +6,7 @@ export const VIEWS = [
   { id: "agents", label: "Agents & tools" },
   { id: "logs", label: "Logs" },
   { id: "traces", label: "Traces" },
+  { id: "review", label: "Review" },
   { id: "usage", label: "Usage" },
   { id: "config", label: "Config" },
   { id: "cron", label: "Cron" },

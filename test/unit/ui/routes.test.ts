@@ -6,6 +6,7 @@ describe("Control UI routes", () => {
     expect(viewFromHash("#/sessions")).toBe("sessions");
     expect(viewFromHash("#/traces")).toBe("traces");
     expect(viewFromHash("#/tasks")).toBe("tasks");
+    expect(viewFromHash("#/review")).toBe("review");
     expect(viewFromHash("#/traces/run-1")).toBe("traces");
     expect(viewFromHash("#/logs?x=1")).toBe("logs");
     expect(viewFromHash("")).toBe("chat");

@@ -19,6 +19,8 @@ export interface ChatMessage {
   toolName?: string;
   toolCallId?: string;
   isError?: boolean;
+  /** On a turn's first assistant message: the idempotency keys of the messages it answers (the last names the turn's run). */
+  answers?: string[];
   /** The transcript entry id chat.history adds, used to join pages. */
   __openclaw?: { id?: string };
 }
@@ -42,9 +44,10 @@ const transcriptMarkdown = memoizeRecent(renderMarkdown, 500);
 /**
  * A transcript row: user text as text, assistant text as sanitized Markdown, tool calls and
  * results folded. The model's saved reasoning only with `showThinking` (the session's `/reasoning`
- * is `on`); otherwise it stays hidden, as OpenClaw's UI keeps it.
+ * is `on`); otherwise it stays hidden, as OpenClaw's UI keeps it. `rating` goes under an
+ * assistant reply (its run's 👍 / 👎).
  */
-export function renderMessage(message: ChatMessage, options: { showThinking?: boolean } = {}): TemplateResult {
+export function renderMessage(message: ChatMessage, options: { showThinking?: boolean; rating?: TemplateResult } = {}): TemplateResult {
   if (message.role === "toolResult") {
     return html`<details class="msg tool-result ${message.isError ? "failed" : ""}">
       <summary>${message.isError ? "Tool failed" : "Tool result"}: ${message.toolName ?? "tool"}</summary>
@@ -57,6 +60,7 @@ export function renderMessage(message: ChatMessage, options: { showThinking?: bo
   return html`<div class="msg assistant">
     <div class="who">Assistant</div>
     ${message.content.map((block) => renderAssistantBlock(block, options.showThinking === true))}
+    ${options.rating ?? nothing}
   </div>`;
 }
 

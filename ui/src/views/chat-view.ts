@@ -9,6 +9,8 @@ import "./progress-card-panel.js";
 import "./goal-pill.js";
 import { ClientEvents } from "./client-events.js";
 import { rememberChatSession, rememberedChatSession } from "../chat-session-store.js";
+import { replyRuns } from "./reply-runs.js";
+import "./run-feedback.js";
 
 /** Messages added to the page per "Show older messages". */
 const PAGE = 50;
@@ -381,6 +383,7 @@ export class ChatView extends ViewElement {
 
   protected render() {
     const shown = this.messages.slice(-this.visible);
+    const runs = replyRuns(this.messages);
     const hidden = this.messages.length - shown.length;
     const keys = this.sessions.some((s) => s.key === this.sessionKey) ? this.sessions : [{ key: this.sessionKey }, ...this.sessions];
     return html`<section class="chat" aria-label="Chat" data-following=${this.following ?? ""}>
@@ -401,7 +404,11 @@ export class ChatView extends ViewElement {
         ${repeat(
           shown,
           (m, i) => m.__openclaw?.id ?? `at-${this.messages.length - shown.length + i}`,
-          (m) => renderMessage(m, { showThinking: this.reasoningLevel === "on" }),
+          (m) => {
+            const runId = runs.get(m);
+            const rating = runId ? html`<oc-run-feedback .client=${this.client} .runId=${runId}></oc-run-feedback>` : undefined;
+            return renderMessage(m, { showThinking: this.reasoningLevel === "on", ...(rating ? { rating } : {}) });
+          },
         )}
         ${[...this.live.entries()].map(([, run]) => renderLive(run.text, run.tools))}
       </div>

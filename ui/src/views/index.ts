@@ -5,6 +5,7 @@ import "./channels-view.js";
 import "./agents-view.js";
 import "./logs-view.js";
 import "./traces-view.js";
+import "./review-view.js";
 import "./usage-view.js";
 import "./config-view.js";
 import "./cron-view.js";

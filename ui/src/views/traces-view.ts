@@ -4,12 +4,21 @@ import { call, errorBox, formatNumber, formatTime, unavailable } from "../view-h
 import { itemHash } from "../routes.js";
 import type { TraceDetail, TraceSummary } from "./trace-record.js";
 import { duration, outcomeBadge, renderTraceTree } from "./trace-tree.js";
+import { withLabel, type FeedbackRating, type ReviewItem, type ReviewList } from "./review-record.js";
+import { renderFeedback, renderLabel, renderReasons } from "./review-parts.js";
+import type { ReviewLabelledDetail } from "./review-label-form.js";
+import type { RunFeedbackDetail } from "./run-feedback.js";
+import "./review-label-form.js";
+import "./run-feedback.js";
 
 const LIMITS = [50, 200, 1000] as const;
+/** How far back the run view looks in the review queue for the opened run's feedback and label. */
+const REVIEW_LOOKBACK = 500;
 
 /**
  * Run traces: the newest runs from traces.list (filtered by session, up to a limit), and the run
- * the address names (`#/traces/<runId>`) as a tree from traces.get.
+ * the address names (`#/traces/<runId>`) as a tree from traces.get, with its rating and label
+ * (traces.feedback, traces.review.label: operator.write) and, when it is queued, its review state.
  */
 export class TracesView extends ViewElement {
   static properties = {
@@ -23,6 +32,8 @@ export class TracesView extends ViewElement {
     getMissing: { state: true },
     sessionKey: { state: true },
     limit: { state: true },
+    review: { state: true },
+    rated: { state: true },
   };
   /** The run the address names; undefined: only the list. */
   declare runId: string | undefined;
@@ -34,6 +45,10 @@ export class TracesView extends ViewElement {
   declare getMissing: boolean;
   declare sessionKey: string;
   declare limit: number;
+  /** The opened run's review queue entry, when it is among the newest REVIEW_LOOKBACK queued runs. */
+  declare review: ReviewItem | undefined;
+  /** A rating given here to a run the queue does not hold (a 👍 queues nothing). */
+  declare rated: FeedbackRating | undefined;
 
   constructor() {
     super();
@@ -75,7 +90,9 @@ export class TracesView extends ViewElement {
     if (this.detail?.trace.runId === runId) return;
     this.detail = undefined;
     this.detailError = undefined;
-    const res = await call<TraceDetail>(this.client, "traces.get", { runId });
+    this.review = undefined;
+    this.rated = undefined;
+    const [res] = await Promise.all([call<TraceDetail>(this.client, "traces.get", { runId }), this.loadReview(runId)]);
     // The address moved on while this run loaded: its answer is not wanted any more.
     if (runId !== this.runId) return;
     this.getMissing = !res.ok && res.unavailable;
@@ -85,6 +102,29 @@ export class TracesView extends ViewElement {
     // The run opened: reading (and the keyboard) go on from its heading.
     await this.updateComplete;
     this.querySelector<HTMLElement>(".trace h3")?.focus();
+  }
+
+  /** The run's entry in the review queue (its reasons, feedback and label), if it is queued. */
+  private async loadReview(runId: string): Promise<void> {
+    if (!this.client.has("traces.review.list")) return;
+    const res = await call<ReviewList>(this.client, "traces.review.list", { status: "all", limit: REVIEW_LOOKBACK });
+    if (runId !== this.runId || !res.ok) return;
+    this.review = res.value.items.find((item) => item.run.runId === runId);
+  }
+
+  private feedbackGiven(event: CustomEvent<RunFeedbackDetail>): void {
+    const { runId, rating } = event.detail;
+    if (runId !== this.runId) return;
+    this.rated = rating;
+    // A 👎 queues the run, a 👍 may take it out: the queue is read again for what it holds now.
+    void this.loadReview(runId);
+  }
+
+  private labelGiven(event: CustomEvent<ReviewLabelledDetail>): void {
+    const { runId, label, note, at } = event.detail;
+    if (runId !== this.runId) return;
+    if (this.review) this.review = withLabel(this.review, label, note, at);
+    else void this.loadReview(runId);
   }
 
   private filter(event: SubmitEvent): void {
@@ -99,6 +139,7 @@ export class TracesView extends ViewElement {
     if (this.listMissing) return html`<section aria-label="Traces"><h2>Traces</h2>${unavailable("traces.list")}</section>`;
     return html`<section aria-label="Traces">
       <h2>Traces</h2>
+      <p class="hint"><a href="#/review">Review queue</a>: the runs routed to an operator to label pass or fail.</p>
       ${this.runId !== undefined ? this.renderRun(this.runId) : nothing}
       <form class="inline trace-filter" @submit=${this.filter}>
         <label>Session <input name="sessionKey" placeholder="all sessions" .value=${this.sessionKey} /></label>
@@ -117,7 +158,23 @@ export class TracesView extends ViewElement {
     return html`<div class="trace-run">
       <a href="#/traces">All runs</a>
       ${this.getMissing ? unavailable("traces.get") : nothing} ${errorBox(this.detailError)}
+      ${this.detail ? this.renderReview(runId) : nothing}
       ${this.detail ? renderTraceTree(this.detail) : this.detailError || this.getMissing ? nothing : html`<p class="hint" role="status">Loading run ${runId}…</p>`}
+    </div>`;
+  }
+
+  /** The run's review state and, for operator.write, 👍 / 👎 and Pass / Fail. */
+  private renderReview(runId: string) {
+    const review = this.review;
+    return html`<div class="run-review" @run-feedback=${this.feedbackGiven} @review-labelled=${this.labelGiven}>
+      ${
+        review
+          ? html`<p class="review-state">In the review queue: ${renderReasons(review.reasons)} · feedback <span class="feedback">${renderFeedback(review.feedback)}</span> · label
+              <span class="label">${renderLabel(review)}</span></p>`
+          : nothing
+      }
+      <oc-run-feedback .client=${this.client} .runId=${runId} .rating=${review?.feedback?.rating ?? this.rated} withNote></oc-run-feedback>
+      <oc-review-label-form .client=${this.client} .runId=${runId}></oc-review-label-form>
     </div>`;
   }
 
