@@ -192,6 +192,34 @@ describe("Control UI: the review queue and run feedback", { timeout: 120_000 }, 
     await context.close();
   });
 
+  it("a reply to a message steered into a running turn names that message, which has no trace: its 👎 says so under the reply", async () => {
+    const sessionKey = "agent:main:review-steer";
+    const [first, steered] = [`first-${randomUUID()}`, `steered-${randomUUID()}`];
+    let release!: () => void;
+    const holdMidway = new Promise<void>((resolve) => (release = resolve));
+    model.enqueue({ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }], holdMidway }, { text: "Both questions answered." });
+    const asked = model.requests.length;
+    expect((await operator.request("chat.send", { sessionKey, message: "first question", idempotencyKey: first })).ok).toBe(true);
+    await vi.waitFor(() => expect(model.requests.length).toBeGreaterThan(asked), { timeout: 30_000, interval: 50 });
+    const second = await operator.request("chat.send", { sessionKey, message: "and a second one", idempotencyKey: steered });
+    expect(second.payload).toMatchObject({ runId: steered, queued: "steered" });
+    const ended = operator.waitFor((f) => f.type === "event" && f.event === "chat" && f.payload?.runId === first && f.payload?.state === "final", 30_000);
+    release();
+    await ended;
+
+    const { context, page, problems } = await openAs(WRITER, "#/chat");
+    await page.locator("#session-pick").selectOption(sessionKey);
+    const reply = page.locator(".msg.assistant", { hasText: "Both questions answered." });
+    await reply.locator("button.rate.down").click(WAIT);
+    await reply
+      .getByRole("alert")
+      .filter({ hasText: `traces.feedback failed: no trace for run ${steered}` })
+      .waitFor(WAIT);
+    expect(await reply.locator('button.rate[aria-pressed="true"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("a read-only user sees the queue, the run and the chat without any button", async () => {
     const { context, page, problems } = await openAs(VIEWER, "#/review");
     await page.getByLabel("Status").selectOption("all");
