@@ -191,7 +191,7 @@ export class TurnRunner {
         onAppend: (message) => {
           if (message.role === "user") return;
           if (message.role === "assistant" && unanswered.length > 0) {
-            deps.history.append(sessionKey, primary, [withAnswers(message, unanswered)]);
+            deps.history.append(sessionKey, primary, [withAnswers(message, unanswered, primary)]);
             unanswered = [];
           } else deps.history.append(sessionKey, primary, [message as TranscriptMessage]);
         },
@@ -289,13 +289,14 @@ function runStatus(result: RunResult): Exclude<RunStatus, "queued" | "running"> 
 }
 
 /**
- * The assistant message with the idempotency keys it answers. Not `{ ...message, answers }`:
+ * The assistant message with the idempotency keys it answers and the turn's run (`runId`, the
+ * last of the turn's own messages, whatever was steered in later: its trace's id). Not `{ ...message, answers }`:
  * once optimized, V8 (Node 20) gives every object built by that spread its own hidden class,
  * about 400 bytes each that a session's cached history keeps for every turn. Copying into a
  * fresh literal walks the shared transition tree instead.
  */
-function withAnswers(message: ModelMessage, answers: string[]): TranscriptMessage {
-  return Object.assign({}, message, { answers }) as unknown as TranscriptMessage;
+function withAnswers(message: ModelMessage, answers: string[], runId: string): TranscriptMessage {
+  return Object.assign({}, message, { answers, runId }) as unknown as TranscriptMessage;
 }
 
 function withBootstrapHook(hook: ReturnType<typeof bootstrapHookFor>): { bootstrapHook?: NonNullable<ReturnType<typeof bootstrapHookFor>> } {

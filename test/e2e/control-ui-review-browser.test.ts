@@ -13,7 +13,8 @@ import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 /**
  * The review queue and run feedback in the Control UI, in a real headless Chromium against the
  * built gateway and the fake model: a costly run queued by high-cost is labelled Fail from the
- * Review view, a reply rated 👎 in the chat is queued by negative-feedback, a run is rated and
+ * Review view, a reply rated 👎 in the chat is queued by negative-feedback (also the reply to a
+ * message steered into a running turn: that turn's run), a run is rated and
  * labelled from its trace. The gateway sits behind an identity-aware proxy so one user signs in
  * with operator.write and another with operator.read only (no buttons).
  */
@@ -192,7 +193,7 @@ describe("Control UI: the review queue and run feedback", { timeout: 120_000 }, 
     await context.close();
   });
 
-  it("a reply to a message steered into a running turn names that message, which has no trace: its 👎 says so under the reply", async () => {
+  it("a reply to a message steered into a running turn is the running turn's: its 👎 queues that run", async () => {
     const sessionKey = "agent:main:review-steer";
     const [first, steered] = [`first-${randomUUID()}`, `steered-${randomUUID()}`];
     let release!: () => void;
@@ -211,11 +212,10 @@ describe("Control UI: the review queue and run feedback", { timeout: 120_000 }, 
     await page.locator("#session-pick").selectOption(sessionKey);
     const reply = page.locator(".msg.assistant", { hasText: "Both questions answered." });
     await reply.locator("button.rate.down").click(WAIT);
-    await reply
-      .getByRole("alert")
-      .filter({ hasText: `traces.feedback failed: no trace for run ${steered}` })
-      .waitFor(WAIT);
-    expect(await reply.locator('button.rate[aria-pressed="true"]').count()).toBe(0);
+    await reply.locator('button.rate.down[aria-pressed="true"]').waitFor(WAIT);
+    expect(await reply.locator(".error").count()).toBe(0);
+    const queued = (await reviewList("pending")).items.filter((item) => item.run.sessionKey === sessionKey);
+    expect(queued.map((item) => [item.run.runId, item.reasons])).toEqual([[first, ["negative-feedback"]]]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -22,7 +22,13 @@ describe("replyRuns: which chat rows end a run's reply", () => {
     ]);
   });
 
-  it("a merged turn's run is the last key it answers", () => {
+  it("the run the gateway wrote on the message wins: a reply to a steered-in message is the running turn's", () => {
+    const calling: ChatMessage = { ...assistant("", ["run-1"]), runId: "run-1" };
+    const reply: ChatMessage = { ...assistant("both answered", ["steered-2"]), runId: "run-1" };
+    expect([...replyRuns([user("q1"), calling, tool, user("steered in"), reply]).entries()]).toEqual([[reply, "run-1"]]);
+  });
+
+  it("without it (an older transcript), a merged turn's run is the last key it answers", () => {
     const reply = assistant("both answered", ["key-a", "key-b"]);
     expect(replyRuns([user("a"), user("b"), reply]).get(reply)).toBe("key-b");
   });

@@ -21,6 +21,8 @@ export interface ChatMessage {
   isError?: boolean;
   /** On a turn's first assistant message: the idempotency keys of the messages it answers (the last names the turn's run). */
   answers?: string[];
+  /** On a turn's first assistant message: the turn's run (its trace's id). */
+  runId?: string;
   /** The transcript entry id chat.history adds, used to join pages. */
   __openclaw?: { id?: string };
 }
