@@ -130,7 +130,7 @@ describe("Control UI: the review queue and run feedback", { timeout: 120_000 }, 
     await page.locator("p.hint", { hasText: "No runs wait for review." }).waitFor(WAIT);
     await page.getByLabel("Status").selectOption("all");
     await row.waitFor(WAIT);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "review-desktop.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "review-queue-labelled-desktop.png"), fullPage: true });
 
     // A row opens its run's trace, which shows the label.
     await row.locator(`a[href="#/traces/${runs.costly}"]`).click();
@@ -164,7 +164,7 @@ describe("Control UI: the review queue and run feedback", { timeout: 120_000 }, 
     await row.waitFor(WAIT);
     expect(await row.locator("dd.feedback").textContent()).toBe("👎");
     expect(await row.locator(".chip.reason").allTextContents()).toEqual(["negative-feedback"]);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "review-phone.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "review-queue-feedback-phone.png"), fullPage: true });
     expect(problems).toEqual([]);
     await context.close();
   });
