@@ -34,6 +34,8 @@ export const METHOD_SCOPES = {
   "sessions.goal.clear": "operator.write",
   "question.list": "operator.questions",
   "question.resolve": "operator.questions",
+  "traces.feedback": "operator.write",
+  "traces.review.label": "operator.write",
 } as const;
 
 export type ScopedMethod = keyof typeof METHOD_SCOPES;

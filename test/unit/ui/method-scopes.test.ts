@@ -11,6 +11,7 @@ import { MethodRegistry } from "../../../src/gateway/methods/registry.js";
 import { registerSessionGoalMethods } from "../../../src/gateway/methods/session-goal-methods.js";
 import { registerSessionMethods } from "../../../src/gateway/methods/session-methods.js";
 import { registerTaskMethods } from "../../../src/gateway/methods/task-methods.js";
+import { registerTraceMethods } from "../../../src/gateway/methods/trace-methods.js";
 import { scopeSatisfied } from "../../../src/gateway/protocol/scopes.js";
 import { METHOD_SCOPES, scopeHeld } from "../../../ui/src/method-scopes.js";
 
@@ -29,6 +30,7 @@ function gatewayMethods(): MethodRegistry {
   registerProgressCardMethods(registry, unused, unused);
   registerSessionGoalMethods(registry, unused, unused);
   registerQuestionMethods(registry, unused);
+  registerTraceMethods(registry, unused, (key: string) => key);
   return registry;
 }
 

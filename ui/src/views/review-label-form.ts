@@ -65,7 +65,7 @@ export class ReviewLabelForm extends LitElement {
 
   protected render() {
     const client = this.client;
-    if (!client?.grants("operator.write") || !client.has(METHOD)) return nothing;
+    if (!client?.may(METHOD)) return nothing;
     return html`<div class="review-label-form" role="group" aria-label="Label run ${this.runId}">
       <input name="note" placeholder="note (optional)" aria-label="Label note" maxlength="2000" ?disabled=${this.busy} />
       <button type="button" class="pass" ?disabled=${this.busy} @click=${() => this.give("pass")}>Pass</button>

@@ -73,7 +73,7 @@ export class RunFeedback extends LitElement {
 
   protected render() {
     const client = this.client;
-    if (!client?.grants("operator.write") || !client.has(METHOD)) return nothing;
+    if (!client?.may(METHOD)) return nothing;
     return html`<div class="run-feedback" role="group" aria-label="Rate run ${this.runId}">
       ${this.withNote ? html`<input name="feedback-note" placeholder="feedback note (optional)" aria-label="Feedback note" maxlength="2000" ?disabled=${this.busy} />` : nothing}
       <button type="button" class="rate up" title="Good reply" aria-label="Good reply" aria-pressed=${this.rating === "up" ? "true" : "false"} ?disabled=${this.busy} @click=${() => this.rate("up")}>👍</button>
