@@ -16,6 +16,7 @@ import { InboundDispatcher, type InboundDispatchDeps } from "./dispatch/inbound-
 import { InboundDedupeCache } from "./inbound/dedupe-cache.js";
 import { HandedOver } from "./inbound/handed-over.js";
 import { ParkedInbound } from "./inbound/parked-inbound.js";
+import { ReplyRunIndex } from "./outbound/reply-run-index.js";
 import { DeliveryLedger } from "./outbound/delivery-ledger.js";
 import { ReplyDelivery, type AccountAvailability } from "./outbound/reply-delivery.js";
 import type { CreatedAccount, IdleAccount, ManagedAccount } from "./managed-account.js";
@@ -77,6 +78,8 @@ export interface ChannelManagerDeps {
   hooks?: InternalHookSink;
   /** Where reaction notices wait for their session's next message (`reactionNotifications`). */
   systemEvents?: InboundDispatchDeps["systemEvents"];
+  /** Records a 👍/👎 on a run's reply as feedback on that run (`diagnostics.traces.review.reactionFeedback`). */
+  reactionFeedback?: InboundDispatchDeps["reactionFeedback"];
 }
 
 export interface SendParams {
@@ -126,7 +129,7 @@ export class ChannelManager {
     this.pairing = new PairingStore(deps.stateDir);
     this.dedupe = InboundDedupeCache.open(path.join(dir, "inbound-dedupe.jsonl"));
     this.parked = ParkedInbound.open(path.join(dir, "debounce-parked.jsonl"));
-    this.deliveryLedger = DeliveryLedger.open(path.join(dir, "delivery-ledger.jsonl"));
+    this.deliveryLedger = DeliveryLedger.open(path.join(dir, "delivery-ledger.jsonl"), { replyRuns: ReplyRunIndex.open(path.join(dir, "reply-runs.jsonl")) });
     const autoTtsPreference = AutoTtsPreference.forStateDir(deps.stateDir);
     this.delivery = new ReplyDelivery({
       ledger: this.deliveryLedger,
@@ -185,6 +188,7 @@ export class ChannelManager {
       autoTtsPreference,
       parked: this.parked,
       ...(deps.systemEvents ? { systemEvents: deps.systemEvents } : {}),
+      ...(deps.reactionFeedback ? { reactionFeedback: deps.reactionFeedback } : {}),
     });
   }
 

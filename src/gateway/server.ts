@@ -58,7 +58,7 @@ import { resolveBundledHooksDir } from "../hooks/internal/bundled-hooks-dir.js";
 import { registerTraceMethods } from "./methods/trace-methods.js";
 import { registerTaskMethods } from "./methods/task-methods.js";
 import { renderTaskBoard, TaskLedger } from "../tasks/index.js";
-import { TraceRecorder } from "../traces/index.js";
+import { reactionFeedbackEnabled, TraceRecorder } from "../traces/index.js";
 import { registerSessionCreateMethods } from "./methods/session-create-methods.js";
 import { registerSessionReadMethods } from "./methods/session-read-methods.js";
 import { registerCommandMethods } from "./methods/command-methods.js";
@@ -886,6 +886,9 @@ export class GatewayServer {
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           hooks: this.internalHooks,
           systemEvents: this.sessionSystemEvents,
+          reactionFeedback: async (runId, rating, note) => {
+            if (reactionFeedbackEnabled(this.opts.loadedConfig().config)) await this.traces.feedback(runId, rating, note);
+          },
           acp: {
             manager: this.acp,
             settings: () => resolveAcpSettings(this.opts.loadedConfig().config),

@@ -16,6 +16,7 @@ export { TraceStore, tracesDbPath, type TraceQuery, type TraceSearchHit, type Tr
 export { traceSettings, type TraceSettings } from "./settings.js";
 export { renderTraceTree, renderTraceList, renderTraceSearch } from "./render-tree.js";
 export { renderReviewQueue } from "./review/render-review.js";
+export { reactionFeedbackEnabled } from "./review/review-settings.js";
 export type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
 export type { Judgement } from "./review/review-store.js";
 export type { JudgeAnswer, JudgeCall, JudgeModel } from "./review/review-judge.js";

@@ -71,6 +71,7 @@ import { retryStrandedReply } from "./stranded-reply.js";
 import { BotLoopGuard } from "./bot-loop-guard.js";
 import { botLoopSettingsFor } from "./bot-loop-settings.js";
 import { contextVisibilityFor, withVisibleQuote, type ContextVisibility } from "./context-visibility.js";
+import { ratingOfEmoji, reactionFeedbackNote, type ReactionFeedbackPort, type ReactionRating } from "./reaction-feedback.js";
 import { reactionAsMessage, reactionContextKey, reactionNoticeText, reactionNotifies } from "./reaction-notices.js";
 import type { SessionSystemEvents } from "../../sessions/system-events/session-system-events.js";
 import type { InvocableSkill } from "../../agents/skills/invocable-skills.js";
@@ -122,8 +123,10 @@ export interface InboundDispatchDeps {
   media?: InboundMediaStore;
   /** Messages waiting in a debounce window, on disk so their adapter may acknowledge them. */
   parked?: ParkedInbound;
-  /** Where reaction notices wait for their session's next message; absent: reactions are ignored. */
+  /** Where reaction notices wait for their session's next message; absent: reactions make no notice. */
   systemEvents?: Pick<SessionSystemEvents, "add">;
+  /** Records a 👍/👎 on a run's reply as feedback on that run; absent: reactions rate nothing. */
+  reactionFeedback?: ReactionFeedbackPort;
 }
 
 /** What the rest of the pipeline needs to know about one accepted message. */
@@ -359,17 +362,21 @@ export class InboundDispatcher {
   }
 
   /**
-   * A reaction someone added (`reactionNotifications`): past its mode and the access rules a
-   * message from that sender in that chat meets (a stranger's DM reaction gets no pairing code),
-   * it becomes a notice for the session that chat's messages go to, carried in front of that
-   * session's next message. Resolves once the notice is on disk.
+   * A reaction someone added. Its sender must pass the access rules a message from them in that
+   * chat meets (a stranger's DM reaction gets no pairing code). Then a 👍 or 👎 on a message the
+   * bot sent as a run's reply is that person's rating of the run (`reactionFeedback`), and, past
+   * the chat's `reactionNotifications` mode, the reaction becomes a notice for the session that
+   * chat's messages go to, carried in front of that session's next message. Resolves once the
+   * rating is recorded and the notice is on disk.
    */
   async notifyReaction(running: RunningAccount, reaction: InboundReaction): Promise<void> {
     const events = this.deps.systemEvents;
     const { channel, accountId, config: account } = running;
-    if (!events || reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
+    if (reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
     const config = this.deps.config();
-    if (!reactionNotifies(channel, account, reaction, config.accessGroups)) return;
+    const rating = this.deps.reactionFeedback ? ratingOfEmoji(reaction.emoji) : undefined;
+    const notifies = events !== undefined && reactionNotifies(channel, account, reaction, config.accessGroups);
+    if (!rating && !notifies) return;
     const message = reactionAsMessage(reaction);
     const access = decideAccess({
       channel,
@@ -382,6 +389,8 @@ export class InboundDispatcher {
       this.deps.logger.debug({ channel, accountId, chatId: reaction.chatId, senderId: reaction.senderId }, "reaction ignored: its sender may not reach the agent here");
       return;
     }
+    if (rating) await this.rateRunOf(running, reaction, rating);
+    if (!notifies || !events) return;
     const chat: ThreadRef = { channel, accountId, chatId: reaction.chatId, ...(reaction.threadId ? { threadId: reaction.threadId } : {}) };
     const routed = this.route(running, message, { entryAgentId: access.entry?.agentId, mentionedFor: () => true, chat, boundSessionKey: this.boundSession(chat) });
     const sessionKey = routed.message.sessionKey;
@@ -390,6 +399,19 @@ export class InboundDispatcher {
     const text = reactionNoticeText(channel, reaction);
     await events.add(sessionKey, text, { contextKey: reactionContextKey(channel, reaction), sessionId: this.deps.store.peek(sessionKey)?.sessionId });
     this.deps.logger.debug({ channel, accountId, sessionKey, notice: text }, "reaction notice queued for the session's next message");
+  }
+
+  /** The reacted message's run, when the bot sent it as (part of) a run's reply, gets the rating; a failure is logged, never thrown at the adapter. */
+  private async rateRunOf(running: RunningAccount, reaction: InboundReaction, rating: ReactionRating): Promise<void> {
+    const { channel, accountId } = running;
+    const runId = this.deps.delivery.runOfSentMessage({ channel, accountId, chatId: reaction.chatId, messageId: reaction.messageId });
+    if (!runId) return;
+    try {
+      await this.deps.reactionFeedback?.(runId, rating, reactionFeedbackNote(channel, reaction));
+      this.deps.logger.debug({ channel, accountId, runId, rating }, "reaction recorded as feedback on the run that wrote the message");
+    } catch (err) {
+      this.deps.logger.warn({ channel, accountId, runId, err: (err as Error).message }, "reaction feedback not recorded");
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ReplyVia } from "../../agents/conversation-port.js";
 import { KeyedJsonLinesLog, type KeyedLogCompaction } from "../../infra/keyed-json-lines-log.js";
+import type { ReplyRunIndex, SentMessageRef } from "./reply-run-index.js";
 
 export interface DeliveryTarget {
   channel: string;
@@ -52,6 +53,8 @@ export interface DeliveryLedgerOptions {
   freshnessMs?: number;
   /** Failed attempts before an entry is given up as `failed` (default 3). */
   maxAttempts?: number;
+  /** Where each chunk sent for an entry with a `runId` is linked to that run (reactions as feedback). */
+  replyRuns?: ReplyRunIndex;
 }
 
 export const DEFAULT_DELIVERY_FRESHNESS_MS = 24 * 60 * 60_000;
@@ -90,6 +93,7 @@ export class DeliveryLedger {
   private readonly now: () => number;
   private readonly freshnessMs: number;
   private readonly maxAttempts: number;
+  private readonly replyRuns: ReplyRunIndex | undefined;
 
   static open(file: string, options: DeliveryLedgerOptions = {}): DeliveryLedger {
     return new DeliveryLedger(file, options);
@@ -99,6 +103,7 @@ export class DeliveryLedger {
     this.now = options.now ?? Date.now;
     this.freshnessMs = options.freshnessMs ?? DEFAULT_DELIVERY_FRESHNESS_MS;
     this.maxAttempts = options.maxAttempts ?? DEFAULT_DELIVERY_MAX_ATTEMPTS;
+    this.replyRuns = options.replyRuns;
     // Finished entries stay in memory until the next compaction, which bounds both the file and the map.
     this.log = new KeyedJsonLinesLog<DeliveryEntry, LedgerLine>(
       file,
@@ -179,6 +184,7 @@ export class DeliveryLedger {
     if (entry.sent[index] !== undefined) return;
     this.log.append({ op: "sent", id, index, messageId: platformMessageId });
     entry.sent[index] = platformMessageId;
+    if (entry.runId) this.replyRuns?.record({ ...entry.target, messageId: platformMessageId }, entry.runId);
     this.log.compactIfDue();
   }
 
@@ -235,13 +241,19 @@ export class DeliveryLedger {
       .map(copy);
   }
 
+  /** The run whose reply went out as `message`, while the reply-run index keeps the link. */
+  runOfSentMessage(message: SentMessageRef): string | undefined {
+    return this.replyRuns?.runOf(message);
+  }
+
   /** Resolves once every change made so far is fsynced. */
-  whenDurable(): Promise<void> {
-    return this.log.whenDurable();
+  async whenDurable(): Promise<void> {
+    await Promise.all([this.log.whenDurable(), this.replyRuns?.whenDurable()]);
   }
 
   close(): void {
     this.log.close();
+    this.replyRuns?.close();
   }
 
   private isOwed(entry: DeliveryEntry): boolean {

@@ -5,6 +5,7 @@ import { chunkText } from "./chunk-text.js";
 import { chunkByParagraph } from "./paragraph-chunks.js";
 import { splitPlain } from "./split-plain.js";
 import type { DeliveryEntry, DeliveryLedger, DeliveryMeta, DeliveryTarget } from "./delivery-ledger.js";
+import type { SentMessageRef } from "./reply-run-index.js";
 import { DEFAULT_RETRY_POLICY, sendWithRetry, type RetryPolicy } from "./send-with-retry.js";
 import { replyForRun, ROOM_EVENT_QUIET, type FinishedRun } from "../dispatch/run-reply.js";
 import { SentErrorNotices, type ErrorPolicy } from "./error-policy.js";
@@ -124,8 +125,8 @@ export class ReplyDelivery {
    * Record a reply durably and send it in the background: for the inbound path, which must not
    * hold a platform's update loop while a message goes out (the ledger already guarantees it).
    */
-  async queueText(id: string, target: DeliveryTarget, text: string): Promise<void> {
-    if (!this.deps.ledger.get(id)) this.deps.ledger.expect(id, target, {});
+  async queueText(id: string, target: DeliveryTarget, text: string, meta: Pick<DeliveryMeta, "runId"> = {}): Promise<void> {
+    if (!this.deps.ledger.get(id)) this.deps.ledger.expect(id, target, meta);
     await this.record(id, text);
     void this.flush(id);
   }
@@ -240,7 +241,7 @@ export class ReplyDelivery {
     const prefix = this.deps.replyPrefix?.(entry.target, sessionKey, { status: "ok", ...(model ? { result: { model } } : {}) });
     const { replyToMessageId: _quoted, ...unquoted } = entry.target;
     const target = index === 0 || entry.target.replyToEveryChunk ? entry.target : unquoted;
-    await this.queueText(`${runId}#block${index}`, target, withResponsePrefix(text, prefix));
+    await this.queueText(`${runId}#block${index}`, target, withResponsePrefix(text, prefix), entry.runId ? { runId: entry.runId } : {});
   }
 
   /** Whether the `message` tool posted to `target` for `sessionKey` since `since` (ms). */
@@ -263,6 +264,11 @@ export class ReplyDelivery {
     const sends = (this.toolMedia.get(sessionKey) ?? []).filter((s) => now - s.at < MERGED_MEMORY_MS);
     sends.push({ chat: chatKeyOf(target), at: now });
     this.toolMedia.set(sessionKey, sends);
+  }
+
+  /** The run whose reply the bot sent as `message`, while the ledger's reply-run index keeps the link. */
+  runOfSentMessage(message: SentMessageRef): string | undefined {
+    return this.deps.ledger.runOfSentMessage(message);
   }
 
   /** Send a text that needs no run (command answers, pairing codes, `send`): recorded, then delivered. */

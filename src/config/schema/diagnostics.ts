@@ -39,6 +39,8 @@ export const DiagnosticsSchema = Type.Object({
               model: Type.Optional(withExpected(Type.String({ pattern: "^[^/\\s]+/\\S+$" }), 'a "provider/model" ref')),
             }),
           ),
+          /** Default true: a 👍/👎 by someone allowed to talk to the bot, on its reply in a chat, rates the run that wrote it. */
+          reactionFeedback: Type.Optional(Type.Boolean()),
         }),
       ),
     }),

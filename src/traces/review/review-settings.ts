@@ -37,6 +37,11 @@ export function reviewSettings(config: OpenClawConfig): ReviewSettings {
   };
 }
 
+/** `diagnostics.traces.review.reactionFeedback` (default true): a chat user's 👍/👎 on a run's reply rates that run. */
+export function reactionFeedbackEnabled(config: OpenClawConfig): boolean {
+  return config.diagnostics?.traces?.review?.reactionFeedback !== false;
+}
+
 function minutesOf(hhmm: string): number {
   return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 }
