@@ -26,8 +26,8 @@ export function translateUpdate(update: Update, bot: BotIdentity): InboundMessag
 }
 
 /**
- * The emoji a `message_reaction` update adds (custom emoji and paid stars are not reported; a
- * removal adds nothing), each as a reaction by its user. `sentByBot` says whether the bot posted
+ * The emoji a `message_reaction` update adds, then those it removes (`removed`), each as a
+ * reaction by its user (custom emoji and paid stars are not reported). `sentByBot` says whether the bot posted
  * the message and in which topic: the update carries neither. An anonymous reaction (an admin
  * posting as the chat) has no user and is not reported; neither is one in a forum on a message
  * whose topic is unknown, which would otherwise land in the group's own session.
@@ -35,12 +35,17 @@ export function translateUpdate(update: Update, bot: BotIdentity): InboundMessag
 export function translateReaction(update: MessageReactionUpdated, sentByBot: { threadId?: string } | undefined): InboundReaction[] {
   const user = update.user;
   if (!user) return [];
-  const before = new Set(update.old_reaction.flatMap((r) => (r.type === "emoji" ? [r.emoji] : [])));
-  const added = update.new_reaction.flatMap((r) => (r.type === "emoji" && !before.has(r.emoji) ? [r.emoji] : []));
+  const emojiOf = (list: MessageReactionUpdated["old_reaction"]) => new Set(list.flatMap((r) => (r.type === "emoji" ? [r.emoji] : [])));
+  const before = emojiOf(update.old_reaction);
+  const after = emojiOf(update.new_reaction);
+  const changes = [
+    ...[...after].filter((e) => !before.has(e)).map((emoji) => ({ emoji })),
+    ...[...before].filter((e) => !after.has(e)).map((emoji) => ({ emoji, removed: true as const })),
+  ];
   const forum = update.chat.type === "supergroup" && update.chat.is_forum === true;
-  if (added.length === 0 || (forum && !sentByBot?.threadId)) return [];
+  if (changes.length === 0 || (forum && !sentByBot?.threadId)) return [];
   const from = sender(user);
-  return added.map((emoji) => ({
+  return changes.map(({ emoji, ...removed }) => ({
     chatType: chatKind(update.chat),
     chatId: String(update.chat.id),
     ...(forum && sentByBot?.threadId ? { threadId: sentByBot.threadId } : {}),
@@ -51,6 +56,7 @@ export function translateReaction(update: MessageReactionUpdated, sentByBot: { t
     ...(from.senderUsername ? { senderUsername: from.senderUsername } : {}),
     ...(from.senderIsBot ? { senderIsBot: true } : {}),
     emoji,
+    ...removed,
   }));
 }
 

@@ -287,7 +287,7 @@ export class TelegramAccount implements ChannelAccount {
     const reaction = update.message_reaction;
     if (reaction) {
       const sentByBot = this.sentMessages.find(String(reaction.chat.id), String(reaction.message_id));
-      for (const added of translateReaction(reaction, sentByBot)) await this.context.onReaction(added);
+      for (const change of translateReaction(reaction, sentByBot)) await this.context.onReaction(change);
       return;
     }
     const envelope = translateUpdate(update, this.identity);

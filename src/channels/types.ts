@@ -63,8 +63,8 @@ export interface InboundMessage {
 }
 
 /**
- * Someone added an emoji reaction to a message in a chat the bot is in. Only additions are
- * reported; chat, thread, guild and team are as an inbound message from that chat would carry them.
+ * Someone added an emoji reaction to a message in a chat the bot is in, or (`removed`) took one
+ * back; chat, thread, guild and team are as an inbound message from that chat would carry them.
  */
 export interface InboundReaction {
   chatType: ChannelChatKind;
@@ -90,6 +90,8 @@ export interface InboundReaction {
   memberRoleIds?: string[];
   /** The emoji as the platform names it: a Unicode emoji, a Discord custom emoji's name, a Slack shortcode without colons. */
   emoji: string;
+  /** The person took this emoji back (Telegram reports removals; the Discord and Slack plugins report additions only). */
+  removed?: true;
 }
 
 /** One file an inbound message carries, not fetched yet. */
@@ -236,8 +238,9 @@ export interface ChannelAccountContext {
    */
   onInbound(envelope: InboundMessage): Promise<void>;
   /**
-   * Hand one reaction to the gateway (`reactionNotifications`): resolves once the notice it makes,
-   * if any, is on disk; only then may a plugin commit its platform offset.
+   * Hand one reaction (or its removal) to the gateway (`reactionNotifications`, reactions as
+   * feedback): resolves once the notice it makes and the rating it records, if any, are on disk;
+   * only then may a plugin commit its platform offset.
    */
   onReaction(reaction: InboundReaction): Promise<void>;
   /** Serve a route on the gateway's HTTP port (Slack HTTP Events, Telegram webhook). */

@@ -886,8 +886,13 @@ export class GatewayServer {
           acpThreadFollowUp: (childSessionKey, text) => this.subagents.followUpInThread(childSessionKey, text),
           hooks: this.internalHooks,
           systemEvents: this.sessionSystemEvents,
-          reactionFeedback: async (runId, rating, note) => {
-            if (reactionFeedbackEnabled(this.opts.loadedConfig().config)) await this.traces.feedback(runId, rating, note);
+          reactionFeedback: {
+            rate: async (runId, rating, note) => {
+              if (reactionFeedbackEnabled(this.opts.loadedConfig().config)) await this.traces.feedback(runId, rating, note);
+            },
+            retract: async (runId, rating, note) => {
+              if (reactionFeedbackEnabled(this.opts.loadedConfig().config)) await this.traces.retractFeedback(runId, rating, note);
+            },
           },
           acp: {
             manager: this.acp,

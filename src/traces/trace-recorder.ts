@@ -152,6 +152,13 @@ export class TraceRecorder implements RunTracer {
     return result;
   }
 
+  /** Takes a rating back while it is still the one given with `note`; false when it is not (or no trace of the run is stored). */
+  async retractFeedback(runId: string, rating: FeedbackRating, note: string): Promise<boolean> {
+    await this.flush();
+    const store = await this.openStore();
+    return store.reviews.retractFeedback(runId, rating, note);
+  }
+
   /** An operator's verdict on a traced run; false when no trace of it is stored. */
   async label(runId: string, label: ReviewLabel, note?: string): Promise<boolean> {
     await this.flush();

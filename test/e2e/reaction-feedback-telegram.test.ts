@@ -3,13 +3,13 @@ import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { useFakeServers } from "../helpers/fake-servers.js";
 import { makeTempDir, startGateway } from "../helpers/gateway-process.js";
 import { chatRequests, lastUserTextOf } from "../helpers/model-request.js";
-import { FEEDBACK_ONLY_REVIEW, labelPass, reviewQueue } from "../helpers/review-queue.js";
+import { FEEDBACK_ONLY_REVIEW, labelPass, rateAsOperator, reviewQueue } from "../helpers/review-queue.js";
 import { telegramChannelConfig } from "../helpers/telegram-channel-config.js";
 
 /**
  * Telegram reactions as feedback through a real gateway and grammY: the owner's 👎 on the bot's
- * reply queues the run that wrote it (`negative-feedback`), 👍 rates it up, a stranger's reaction
- * rates nothing, other emoji rate nothing, the `System:` notices still come, and a reaction after
+ * reply queues the run that wrote it (`negative-feedback`), taking it back takes the rating back
+ * while it is still hers, 👍 rates it up, a stranger's reaction rates nothing, other emoji rate nothing, the `System:` notices still come, and a reaction after
  * a restart still finds its run; `reactionFeedback: false` turns it off.
  */
 
@@ -44,14 +44,25 @@ describe("Telegram reactions as feedback", { timeout: 120_000 }, () => {
     // Another emoji first: no rating.
     await handled(servers.telegram.pushReaction({ chatId: OWNER, messageId: dmReply, ...owner, emoji: ["🔥"] }));
     expect(await reviewQueue(first)).toEqual([]);
-    await handled(servers.telegram.pushReaction({ chatId: OWNER, messageId: dmReply, ...owner, before: ["🔥"], emoji: ["🔥", "👎"] }));
+    const react = (before: string[], emoji: string[]) => handled(servers.telegram.pushReaction({ chatId: OWNER, messageId: dmReply, ...owner, before, emoji }));
+    await react(["🔥"], ["🔥", "👎"]);
     const [down] = await reviewQueue(first);
-    expect(down).toMatchObject({ reasons: ["negative-feedback"], feedback: { rating: "down" }, run: { sessionKey: expect.stringContaining("agent:main") } });
-    expect(down!.feedback!.note).toContain("@olivia");
+    expect(down).toMatchObject({ reasons: ["negative-feedback"], feedback: { rating: "down", note: `👎 reaction on telegram by user ${OWNER} on msg ${dmReply}` } });
     const dmRun = down!.run.runId;
 
-    // Changed to 👍: the rating is up, so the run leaves the queue; labelled, it shows its rating.
-    await handled(servers.telegram.pushReaction({ chatId: OWNER, messageId: dmReply, ...owner, before: ["👎"], emoji: ["👍"] }));
+    // Taken back while it is still hers: the rating goes, and the run leaves the queue.
+    await react(["🔥", "👎"], ["🔥"]);
+    expect(await reviewQueue(first)).toEqual([]);
+    // Rated down again, then an operator's rating replaces hers: her removal leaves the operator's.
+    await react(["🔥"], ["🔥", "👎"]);
+    await rateAsOperator(first, dmRun, "down", "checked by ops");
+    await react(["🔥", "👎"], ["🔥"]);
+    expect(await reviewQueue(first)).toEqual([
+      expect.objectContaining({ reasons: ["negative-feedback"], feedback: expect.objectContaining({ rating: "down", note: "checked by ops" }) }),
+    ]);
+
+    // 👍: the rating is up, so the run leaves the queue; labelled, it shows its rating.
+    await react(["🔥"], ["🔥", "👍"]);
     expect(await reviewQueue(first)).toEqual([]);
     await labelPass(first, dmRun);
     expect(await reviewQueue(first)).toEqual([

@@ -32,5 +32,16 @@ export async function labelPass(gateway: { url: string; token: string | undefine
   }
 }
 
+/** An operator's rating over `traces.feedback`, as `openclaw traces feedback` gives it. */
+export async function rateAsOperator(gateway: { url: string; token: string | undefined }, runId: string, rating: "up" | "down", note: string): Promise<void> {
+  const { sock } = await openOperator(gateway.url, gateway.token);
+  try {
+    const res = await sock.request("traces.feedback", { runId, rating, note });
+    expect(res.ok, JSON.stringify(res.error)).toBe(true);
+  } finally {
+    sock.close();
+  }
+}
+
 /** The review settings under which only feedback queues a run: no random sample, no new-model rule. */
 export const FEEDBACK_ONLY_REVIEW = { diagnostics: { traces: { review: { sampleRate: 0, newModelHours: 0 } } } };

@@ -362,12 +362,13 @@ export class InboundDispatcher {
   }
 
   /**
-   * A reaction someone added. Its sender must pass the access rules a message from them in that
-   * chat meets (a stranger's DM reaction gets no pairing code). Then a 👍 or 👎 on a message the
-   * bot sent as a run's reply is that person's rating of the run (`reactionFeedback`), and, past
-   * the chat's `reactionNotifications` mode, the reaction becomes a notice for the session that
-   * chat's messages go to, carried in front of that session's next message. Resolves once the
-   * rating is recorded and the notice is on disk.
+   * A reaction someone added or took back. Its sender must pass the access rules a message from
+   * them in that chat meets (a stranger's DM reaction gets no pairing code). Then a 👍 or 👎 on a
+   * message the bot sent as a run's reply is that person's rating of the run (`reactionFeedback`;
+   * taken back, the rating goes if it is still theirs), and an added reaction, past the chat's
+   * `reactionNotifications` mode, becomes a notice for the session that chat's messages go to,
+   * carried in front of that session's next message. Resolves once the rating is recorded and the
+   * notice is on disk.
    */
   async notifyReaction(running: RunningAccount, reaction: InboundReaction): Promise<void> {
     const events = this.deps.systemEvents;
@@ -375,7 +376,8 @@ export class InboundDispatcher {
     if (reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
     const config = this.deps.config();
     const rating = this.deps.reactionFeedback ? ratingOfEmoji(reaction.emoji) : undefined;
-    const notifies = events !== undefined && reactionNotifies(channel, account, reaction, config.accessGroups);
+    // A removal makes no notice; it can only take a rating back.
+    const notifies = !reaction.removed && events !== undefined && reactionNotifies(channel, account, reaction, config.accessGroups);
     if (!rating && !notifies) return;
     const message = reactionAsMessage(reaction);
     const access = decideAccess({
@@ -401,14 +403,18 @@ export class InboundDispatcher {
     this.deps.logger.debug({ channel, accountId, sessionKey, notice: text }, "reaction notice queued for the session's next message");
   }
 
-  /** The reacted message's run, when the bot sent it as (part of) a run's reply, gets the rating; a failure is logged, never thrown at the adapter. */
+  /** The reacted message's run, when the bot sent it as (part of) a run's reply, gets the rating (or loses it); a failure is logged, never thrown at the adapter. */
   private async rateRunOf(running: RunningAccount, reaction: InboundReaction, rating: ReactionRating): Promise<void> {
     const { channel, accountId } = running;
     const runId = this.deps.delivery.runOfSentMessage({ channel, accountId, chatId: reaction.chatId, messageId: reaction.messageId });
     if (!runId) return;
+    const feedback = this.deps.reactionFeedback;
+    if (!feedback) return;
+    const note = reactionFeedbackNote(channel, reaction);
     try {
-      await this.deps.reactionFeedback?.(runId, rating, reactionFeedbackNote(channel, reaction));
-      this.deps.logger.debug({ channel, accountId, runId, rating }, "reaction recorded as feedback on the run that wrote the message");
+      if (reaction.removed) await feedback.retract(runId, rating, note);
+      else await feedback.rate(runId, rating, note);
+      this.deps.logger.debug({ channel, accountId, runId, rating, removed: reaction.removed === true }, "reaction recorded as feedback on the run that wrote the message");
     } catch (err) {
       this.deps.logger.warn({ channel, accountId, runId, err: (err as Error).message }, "reaction feedback not recorded");
     }

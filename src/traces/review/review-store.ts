@@ -133,6 +133,19 @@ export class ReviewStore {
     })();
   }
 
+  /**
+   * Takes back a rating, only while it is still the one given with this note (a later rating by
+   * anyone else stays): the feedback goes, and a thumbs-down's `negative-feedback` with it. True
+   * when a rating was taken back.
+   */
+  retractFeedback(runId: string, rating: FeedbackRating, note: string): boolean {
+    return this.db.transaction(() => {
+      const removed = this.db.prepare("DELETE FROM review_feedback WHERE run_id = ? AND rating = ? AND note = ?").run(runId, rating, note).changes > 0;
+      if (removed && rating === "down") this.removeReason(runId, "negative-feedback");
+      return removed;
+    })();
+  }
+
   /** An operator's verdict on a run; a run nobody queued is added (`manual`). */
   label(runId: string, label: ReviewLabel, note: string | undefined, at: number): void {
     this.db.transaction(() => {
