@@ -371,6 +371,7 @@ export class SlackAccount implements ChannelAccount {
     app.event("message", onEvent);
     app.event("app_mention", onEvent);
     app.event("reaction_added", async ({ event, body }) => this.handleReaction(event as SlackReactionEvent, (body as { team_id?: string }).team_id));
+    app.event("reaction_removed", async ({ event, body }) => this.handleReaction(event as SlackReactionEvent, (body as { team_id?: string }).team_id));
     const slash = this.settings.slashCommand;
     if (slash.enabled) {
       app.command(`/${slash.name}`, async ({ command, ack, respond }) => {
@@ -407,7 +408,8 @@ export class SlackAccount implements ChannelAccount {
   }
 
   /**
-   * `reaction_added` (`reactionNotifications`): a reaction to a message, in the chat a message there
+   * `reaction_added` and `reaction_removed` (`reactionNotifications`, reactions as feedback): a
+   * reaction to a message, or its removal, in the chat a message there
    * would name (see `toInboundReaction` for the thread), for the gateway to decide on. Bolt has
    * acked the event already, as every event; a failure is logged, never thrown back.
    */

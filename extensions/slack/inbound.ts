@@ -104,7 +104,7 @@ export interface SenderProfile {
   isBot?: boolean;
 }
 
-/** The fields of a Slack `reaction_added` event this adapter reads. */
+/** The fields of a Slack `reaction_added` or `reaction_removed` event this adapter reads. */
 export interface SlackReactionEvent {
   type: string;
   /** Who reacted. */
@@ -122,7 +122,7 @@ export type ReportableReaction = SlackReactionEvent & { user: string; reaction: 
 
 /** Only reactions to messages (not files or file comments), and never the bot's own (its status reactions). */
 export function isReportableReaction(event: SlackReactionEvent, bot: BotIdentity): event is ReportableReaction {
-  if (event.type !== "reaction_added" || !event.user || !event.reaction) return false;
+  if ((event.type !== "reaction_added" && event.type !== "reaction_removed") || !event.user || !event.reaction) return false;
   const item = event.item;
   if (item?.type !== "message" || !item.channel || !item.ts) return false;
   return event.user !== bot.userId;
@@ -140,7 +140,7 @@ export interface ReactionDetails {
 }
 
 /**
- * A reaction, in the chat a message there would name. Slack says neither which thread the reacted
+ * A reaction (or, from `reaction_removed`, its removal), in the chat a message there would name. Slack says neither which thread the reacted
  * message is in nor, always, who wrote it: a message this account remembers posting gives both
  * (its thread, and that it is the bot's); otherwise `item_user` says whose it is and the reaction
  * belongs to the channel's own session, not a thread's.
@@ -162,6 +162,7 @@ export function toInboundReaction(event: ReportableReaction, details: ReactionDe
     ...(sender?.username ? { senderUsername: sender.username } : {}),
     ...(sender?.isBot ? { senderIsBot: true } : {}),
     emoji: event.reaction,
+    ...(event.type === "reaction_removed" ? { removed: true as const } : {}),
   };
 }
 

@@ -9,7 +9,8 @@ import { FEEDBACK_ONLY_REVIEW, labelPass, reviewQueue } from "../helpers/review-
 
 /**
  * Slack reactions as feedback through a real gateway and @slack/bolt (Socket Mode): the owner's
- * `-1` on the bot's reply queues the run that wrote it (`negative-feedback`), `+1` rates it up, a
+ * `-1` on the bot's reply queues the run that wrote it (`negative-feedback`), `reaction_removed`
+ * takes it back while it is still hers, `+1` rates it up, a
  * stranger's `thumbsdown` and other shortcodes rate nothing, the notice still comes, and a
  * reaction after a restart still finds its run.
  */
@@ -61,8 +62,19 @@ describe("Slack reactions as feedback", { timeout: 120_000 }, () => {
     expect(down).toMatchObject({ reasons: ["negative-feedback"], feedback: { rating: "down" }, run: { sessionKey: expect.stringContaining(ROOM.toLowerCase()) } });
     const runId = down!.run.runId;
 
-    slack.pushReaction({ channel: ROOM, ts: reply, user: OWNER, reaction: "+1::skin-tone-2" });
+    // Taken back while it is still hers: the run leaves the queue; a stranger's removal does nothing.
+    slack.pushReaction({ channel: ROOM, ts: reply, user: OWNER, reaction: "-1", removed: true });
     await reactionsHandled(first, 4);
+    expect(await reviewQueue(first)).toEqual([]);
+    slack.pushReaction({ channel: ROOM, ts: reply, user: OWNER, reaction: "-1" });
+    slack.pushReaction({ channel: ROOM, ts: reply, user: STRANGER, reaction: "-1", removed: true });
+    await reactionsHandled(first, 6);
+    expect(await reviewQueue(first)).toMatchObject([{ reasons: ["negative-feedback"], feedback: { rating: "down" } }]);
+
+    // +1 replaces it; her later removal of the -1 no longer matches the rating and leaves the +1.
+    slack.pushReaction({ channel: ROOM, ts: reply, user: OWNER, reaction: "+1::skin-tone-2" });
+    slack.pushReaction({ channel: ROOM, ts: reply, user: OWNER, reaction: "-1", removed: true });
+    await reactionsHandled(first, 8);
     expect(await reviewQueue(first)).toEqual([]);
     await labelPass(first, runId);
     expect(await reviewQueue(first)).toEqual([expect.objectContaining({ reasons: ["manual"], feedback: expect.objectContaining({ rating: "up" }) })]);

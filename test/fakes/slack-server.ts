@@ -17,7 +17,7 @@ import { FakeSlackFileUploads, type FakeSlackUpload } from "./slack-file-uploads
  * with its arrival time. HTTP Events tests post `eventCallback(event)` (e.g. of `reactionEvent`)
  * themselves, signed with `signEvent`.
  *
- * Reactions: `reaction_added` names the reacted message's author (`item_user`) as Slack does when
+ * Reactions: `reaction_added` (`reaction_removed` with `removed`) names the reacted message's author (`item_user`) as Slack does when
  * the fake knows it: a message pushed with `pushMessage` is its user's, one the bot posted with
  * `chat.postMessage` is the bot user's. `lastPostedTs(channel)` is the ts of the bot's last post there.
  *
@@ -147,6 +147,8 @@ export interface FakeSlackReaction {
   user: string;
   /** Shortcode without colons. */
   reaction: string;
+  /** A `reaction_removed` event: the user took the reaction back. */
+  removed?: true;
   /** `item_user`: default the author the fake knows (omitted when it knows none); `null` omits it. */
   itemUser?: string | null;
   /** Default `message`. */
@@ -285,7 +287,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const itemUser = reaction.itemUser === undefined ? authors.get(`${reaction.channel}:${reaction.ts}`) : reaction.itemUser;
     const eventTs = nextTs();
     return {
-      type: "reaction_added",
+      type: reaction.removed ? "reaction_removed" : "reaction_added",
       user: reaction.user,
       reaction: reaction.reaction,
       ...(itemUser ? { item_user: itemUser } : {}),
