@@ -91,15 +91,21 @@ const reaction = (fields: Partial<SlackReactionEvent> = {}): ReportableReaction 
   }) as ReportableReaction;
 
 describe("Slack reaction translation", () => {
-  it("reports reactions to messages only, never the bot's own", () => {
+  it("reports reactions to messages (added or removed) only, never the bot's own", () => {
     expect(isReportableReaction(reaction(), bot)).toBe(true);
     expect(isReportableReaction(reaction({ user: "U0BOT" }), bot)).toBe(false);
     expect(isReportableReaction(reaction({ item: { type: "file", channel: "C0GENERAL", ts: "1.2" } }), bot)).toBe(false);
     expect(isReportableReaction(reaction({ item: { type: "file_comment" } }), bot)).toBe(false);
     expect(isReportableReaction(reaction({ item: { type: "message", channel: "C0GENERAL" } }), bot)).toBe(false);
-    expect(isReportableReaction(reaction({ type: "reaction_removed" }), bot)).toBe(false);
+    expect(isReportableReaction(reaction({ type: "reaction_removed" }), bot)).toBe(true);
+    expect(isReportableReaction(reaction({ type: "message" }), bot)).toBe(false);
     expect(isReportableReaction(reaction({ user: undefined }), bot)).toBe(false);
     expect(isReportableReaction(reaction({ reaction: "" }), bot)).toBe(false);
+  });
+
+  it("marks a reaction_removed as a removal", () => {
+    expect(toInboundReaction(reaction({ type: "reaction_removed" }), { bot, chatType: "channel" })).toMatchObject({ emoji: reaction().reaction, removed: true });
+    expect(toInboundReaction(reaction(), { bot, chatType: "channel" })).not.toHaveProperty("removed");
   });
 
   it("names the chat, message, sender and shortcode as a message in that channel would", () => {
