@@ -6,7 +6,6 @@ import {
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Client,
-  type GatewayMessageReactionAddDispatchData,
   type Message,
   type MessageCreateOptions,
   type SendableChannels,
@@ -27,7 +26,7 @@ import { DiscordConnection } from "./connection.js";
 import type { DeferredInteractions } from "./deferred-interactions.js";
 import { createRedactor, toChannelError, type Redactor } from "./errors.js";
 import { ChannelOrder } from "./channel-order.js";
-import { toInboundMessage, toInboundReaction, type ReactionContext } from "./inbound.js";
+import { toInboundMessage, toInboundReaction, type ReactionContext, type ReactionPayload } from "./inbound.js";
 import { interactionToInbound, toApplicationCommands } from "./application-commands.js";
 import { buttonToInbound, toActionRows } from "./buttons.js";
 import { applyMentionAliases, type MentionAliases } from "./mention-aliases.js";
@@ -89,7 +88,7 @@ export class DiscordAccount implements ChannelAccount {
       redact: this.#redact,
       reportStatus: (patch) => context.reportStatus(patch),
       onMessage: (message, botId) => this.#deliverInbound(message, botId),
-      onReaction: (data, client, botId) => this.#deliverReaction(data, client, botId),
+      onReaction: (data, client, botId, removed) => this.#deliverReaction(data, client, botId, removed),
       onCommand: (interaction) => void this.#deliverCommand(interaction),
       onButton: (interaction) => void this.#deliverButton(interaction),
       onReady: (client) => void this.#publishCommands(client),
@@ -339,12 +338,12 @@ export class DiscordAccount implements ChannelAccount {
     });
   }
 
-  /** A reaction someone added (`reactionNotifications`); handed over in its channel's order, failures logged and never thrown back into discord.js. */
-  #deliverReaction(data: GatewayMessageReactionAddDispatchData, client: Client, botId: string): void {
+  /** A reaction someone added or took back (`reactionNotifications`, reactions as feedback); handed over in its channel's order, failures logged and never thrown back into discord.js. */
+  #deliverReaction(data: ReactionPayload, client: Client, botId: string, removed: boolean): void {
     if (data.user_id === botId) return;
     this.#order.hold(data.channel_id, async () => {
       try {
-        const reaction = toInboundReaction(data, botId, await this.#reactionContext(data, client));
+        const reaction = toInboundReaction(data, botId, await this.#reactionContext(data, client), removed);
         if (reaction) await this.#context.onReaction(reaction);
       } catch (error) {
         this.#context.logger.error({ messageId: data.message_id, chatId: data.channel_id, userId: data.user_id }, `discord: reaction not accepted: ${this.#redact(String(error))}`);
@@ -357,7 +356,7 @@ export class DiscordAccount implements ChannelAccount {
    * fetched when the client has not cached it; in a DM, the reacting user, fetched when not cached
    * (the notice names them; a failed lookup leaves the id); the reacted message's author if cached.
    */
-  async #reactionContext(data: GatewayMessageReactionAddDispatchData, client: Client): Promise<ReactionContext> {
+  async #reactionContext(data: ReactionPayload, client: Client): Promise<ReactionContext> {
     const known: ReactionContext = {};
     const cached = client.channels.cache.get(data.channel_id);
     if (data.guild_id) {

@@ -5,11 +5,13 @@ import {
   type ChatInputCommandInteraction,
   type Client,
   type GatewayMessageReactionAddDispatchData,
+  type GatewayMessageReactionRemoveDispatchData,
   type Message,
 } from "discord.js";
 import { ChannelPermanentError, type ChannelAccountStatus } from "../../src/channels/types.js";
 import type { Logger } from "../../src/infra/logger.js";
 import { createDiscordClient } from "./client-factory.js";
+import type { ReactionPayload } from "./inbound.js";
 import type { DiscordSettings } from "./config.js";
 import { describeFinalClose, permanentLoginProblem, type Redactor } from "./errors.js";
 
@@ -21,11 +23,12 @@ export interface DiscordConnectionOptions {
   /** Every MESSAGE_CREATE of the current client, with the bot's own user id. */
   onMessage(message: Message, botId: string): void;
   /**
-   * Every MESSAGE_REACTION_ADD of the current client as Discord sent it, with the bot's own user id:
-   * the raw payload says who wrote the reacted message (`message_author_id`) and arrives for
-   * messages the client never cached, which discord.js's own reaction event drops or leaves out.
+   * Every MESSAGE_REACTION_ADD (and, `removed`, MESSAGE_REACTION_REMOVE) of the current client as
+   * Discord sent it, with the bot's own user id: the raw payload says who wrote the reacted message
+   * (`message_author_id`) and arrives for messages the client never cached, which discord.js's own
+   * reaction event drops or leaves out.
    */
-  onReaction(data: GatewayMessageReactionAddDispatchData, client: Client, botId: string): void;
+  onReaction(data: ReactionPayload, client: Client, botId: string, removed: boolean): void;
   /** Every slash command a user ran (INTERACTION_CREATE of a chat-input command) on the current client. */
   onCommand(interaction: ChatInputCommandInteraction): void;
   /** Every press of a button under one of the bot's messages (INTERACTION_CREATE of a button) on the current client. */
@@ -112,7 +115,10 @@ export class DiscordConnection {
       if (current() && client.user) this.#options.onMessage(message, client.user.id);
     });
     client.ws.on(GatewayDispatchEvents.MessageReactionAdd, (data: GatewayMessageReactionAddDispatchData) => {
-      if (current() && client.user) this.#options.onReaction(data, client, client.user.id);
+      if (current() && client.user) this.#options.onReaction(data, client, client.user.id, false);
+    });
+    client.ws.on(GatewayDispatchEvents.MessageReactionRemove, (data: GatewayMessageReactionRemoveDispatchData) => {
+      if (current() && client.user) this.#options.onReaction(data, client, client.user.id, true);
     });
     client.on(Events.InteractionCreate, (interaction) => {
       if (!current()) return;

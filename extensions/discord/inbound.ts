@@ -74,13 +74,20 @@ export interface ReactionContext {
 }
 
 /**
- * One MESSAGE_REACTION_ADD as the pipeline's reaction, placed as a message in that channel is
+ * What a MESSAGE_REACTION_ADD or MESSAGE_REACTION_REMOVE carries that a reaction is read from; a
+ * removal names neither the member nor the message's author.
+ */
+export type ReactionPayload = Pick<GatewayMessageReactionAddDispatchData, "user_id" | "channel_id" | "message_id" | "guild_id" | "emoji"> &
+  Partial<Pick<GatewayMessageReactionAddDispatchData, "member" | "message_author_id">>;
+
+/**
+ * One MESSAGE_REACTION_ADD (or, `removed`, MESSAGE_REACTION_REMOVE) as the pipeline's reaction, placed as a message in that channel is
  * (`toInboundMessage`): a guild channel or thread is a `channel` chat keyed by its own id, a
  * thread's parent in `parentChatId`; no `guild_id` is a DM. Null for the bot's own reactions and
  * for a custom emoji Discord no longer names. `onBotMessage` comes from `message_author_id`, else
  * the cached message, else stays unknown.
  */
-export function toInboundReaction(data: GatewayMessageReactionAddDispatchData, botId: string, known: ReactionContext): InboundReaction | null {
+export function toInboundReaction(data: ReactionPayload, botId: string, known: ReactionContext, removed = false): InboundReaction | null {
   const emoji = data.emoji.name;
   if (data.user_id === botId || !emoji) return null;
   const authorId = data.message_author_id ?? known.cachedAuthorId;
@@ -94,6 +101,7 @@ export function toInboundReaction(data: GatewayMessageReactionAddDispatchData, b
     senderId: data.user_id,
     ...sender,
     emoji,
+    ...(removed ? { removed: true as const } : {}),
   };
   if (data.guild_id) {
     reaction.guildId = data.guild_id;

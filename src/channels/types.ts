@@ -90,7 +90,7 @@ export interface InboundReaction {
   memberRoleIds?: string[];
   /** The emoji as the platform names it: a Unicode emoji, a Discord custom emoji's name, a Slack shortcode without colons. */
   emoji: string;
-  /** The person took this emoji back (the Telegram and Slack plugins report removals; Discord's reports additions only). */
+  /** The person took this emoji back (a Discord removal carries no member roles). */
   removed?: true;
 }
 

@@ -8,8 +8,8 @@ import { FEEDBACK_ONLY_REVIEW, labelPass, reviewQueue } from "../helpers/review-
 
 /**
  * Discord reactions as feedback through a real gateway and discord.js against the fake Discord:
- * the allowed user's 👎 on the bot's reply queues the run that wrote it (`negative-feedback`), 👍
- * rates it up, a member the guild does not admit and other emoji rate nothing, the notice still
+ * the allowed user's 👎 on the bot's reply queues the run that wrote it (`negative-feedback`),
+ * taking it back (MESSAGE_REACTION_REMOVE) takes the rating back, 👍 rates it up, a member the guild does not admit and other emoji rate nothing, the notice still
  * comes, and a reaction after a restart still finds its run.
  *
  * The plugin hands a channel's reaction over before the message after it in that channel, so once
@@ -73,6 +73,12 @@ describe("Discord reactions as feedback", { timeout: 120_000 }, () => {
     const runId = down!.run.runId;
     // The notice came as before.
     expect(lastUserTextOf(chatRequests(servers.model.requests).at(-1)!)).toContain(`Discord reaction added: 👎 by olivia (@olivia) on ${GUILD} #general msg ${reply}`);
+
+    // Taken back while it is still his: the rating goes and the run leaves the queue; the removal makes no notice.
+    fake.pushReaction({ channelId: GENERAL, messageId: reply, userId: OWNER, emoji: "👎", removed: true });
+    await ask(fake, "changed my mind");
+    expect(await reviewQueue(first)).toEqual([]);
+    expect(lastUserTextOf(chatRequests(servers.model.requests).at(-1)!)).not.toContain("System:");
 
     fake.pushReaction({ channelId: GENERAL, messageId: reply, userId: OWNER, userName: "olivia", emoji: "👍" });
     await ask(fake, "and now?");

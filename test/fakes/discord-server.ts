@@ -43,7 +43,8 @@ export interface FakeDiscord {
   pushMessage(input: PushMessageInput): FakeApiMessage;
   /**
    * A user adds an emoji to a message the fake knows (pushed, or posted by the bot): MESSAGE_REACTION_ADD
-   * with `message_author_id` (and `member` in a guild), as Discord sends it. Returns whether it was
+   * with `message_author_id` (and `member` in a guild), as Discord sends it; with `removed`, takes it
+   * back: MESSAGE_REACTION_REMOVE, with neither. Returns whether it was
    * dispatched: not when the session did not identify with the reaction intent for that place.
    */
   pushReaction(input: PushReactionInput): boolean;
@@ -169,6 +170,8 @@ export interface PushReactionInput {
   emoji: string | { id: string; name: string };
   /** Leaves `message_author_id` out (Discord's field is optional). */
   withoutMessageAuthor?: boolean;
+  /** The user takes the emoji back: MESSAGE_REACTION_REMOVE, which names neither the member nor the message's author. */
+  removed?: true;
 }
 
 export interface PushButtonInput {
@@ -779,6 +782,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         burst: false,
         burst_colors: [],
       };
+      if (input.removed) {
+        if (guildId) payload.guild_id = guildId;
+        dispatch(session, "MESSAGE_REACTION_REMOVE", payload);
+        return true;
+      }
       if (!input.withoutMessageAuthor) payload.message_author_id = (message.author as Json).id;
       if (guildId) {
         payload.guild_id = guildId;

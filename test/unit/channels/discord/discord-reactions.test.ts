@@ -207,6 +207,11 @@ describe("toInboundReaction", () => {
     expect(toInboundReaction(base, BOT_ID, { cachedAuthorId: BOT_ID })!.onBotMessage).toBe(true);
   });
 
+  it("marks a MESSAGE_REACTION_REMOVE as a removal", () => {
+    expect(toInboundReaction(base, BOT_ID, {}, true)).toMatchObject({ emoji: "✅", removed: true });
+    expect(toInboundReaction(base, BOT_ID, {})).not.toHaveProperty("removed");
+  });
+
   it("names the sender by id only when nothing else is known", () => {
     const reaction = toInboundReaction(base, BOT_ID, {})!;
     expect(reaction).toEqual({ chatType: "direct", chatId: GENERAL_ID, messageId: base.message_id, senderId: "42", emoji: "✅" });
