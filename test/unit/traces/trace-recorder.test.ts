@@ -162,6 +162,27 @@ describe("TraceRecorder", () => {
     expect((await r.get("env-run"))!.trace.input).toEqual(["use [redacted] and abc123x for [redacted] with [redacted] in /usr/bin"]);
   });
 
+  it("takes a rating back only while it is still the one given with that note", async () => {
+    const { r } = recorder(applyDefaults({ diagnostics: { traces: { review: { sampleRate: 0, newModelHours: 0 } } } }));
+    const h = r.begin({ runId: "run-r", sessionKey: "agent:main:main", agentId: "main", source: "chat", input: "hi" })!;
+    h.end({ outcome: "ok", result: { payloads: [{ text: "ok" }], usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop" } });
+    const queue = async () => (await r.reviewList("all", 10)).items.map((i) => ({ reasons: i.reasons, feedback: i.feedback?.note }));
+
+    await r.feedback("run-r", "down", "👎 by user 1");
+    expect(await r.retractFeedback("run-r", "down", "👎 by user 2")).toBe(false);
+    expect(await r.retractFeedback("run-r", "up", "👎 by user 1")).toBe(false);
+    expect(await queue()).toEqual([{ reasons: ["negative-feedback"], feedback: "👎 by user 1" }]);
+    expect(await r.retractFeedback("run-r", "down", "👎 by user 1")).toBe(true);
+    expect(await queue()).toEqual([]);
+
+    // Someone else rated since: the first rater's removal leaves their rating.
+    await r.feedback("run-r", "down", "👎 by user 1");
+    await r.feedback("run-r", "down", "operator");
+    expect(await r.retractFeedback("run-r", "down", "👎 by user 1")).toBe(false);
+    expect(await queue()).toEqual([{ reasons: ["negative-feedback"], feedback: "operator" }]);
+    expect(await r.retractFeedback("no-such-run", "down", "operator")).toBe(false);
+  });
+
   it("records nothing when diagnostics.traces.enabled is false", () => {
     const { r } = recorder(applyDefaults({ diagnostics: { traces: { enabled: false } } }));
     expect(r.begin({ runId: "x", sessionKey: "agent:main:main", agentId: "main", source: "chat", input: "hi" })).toBeUndefined();
