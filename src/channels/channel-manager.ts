@@ -887,10 +887,10 @@ export class ChannelManager {
     );
   }
 
-  /** A reaction from a running account; one arriving while the account is being replaced is dropped (it is only a notice). */
+  /** A reaction (or its removal) from a running account; one arriving while the account is being replaced is dropped (a notice or a rating, nothing owed). */
   private async reaction(from: CreatedAccount, reaction: InboundReaction): Promise<void> {
     if (from.retired || this.stopped) return;
-    await this.dispatcher.notifyReaction(from, reaction);
+    await this.dispatcher.handleReaction(from, reaction);
   }
 
   /** To the dispatcher, unless an earlier run of the account handed the message over already. */

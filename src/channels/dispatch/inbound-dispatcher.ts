@@ -370,7 +370,7 @@ export class InboundDispatcher {
    * carried in front of that session's next message. Resolves once the rating is recorded and the
    * notice is on disk.
    */
-  async notifyReaction(running: RunningAccount, reaction: InboundReaction): Promise<void> {
+  async handleReaction(running: RunningAccount, reaction: InboundReaction): Promise<void> {
     const events = this.deps.systemEvents;
     const { channel, accountId, config: account } = running;
     if (reaction.senderIsBot || (running.status.botId && reaction.senderId === running.status.botId)) return;
