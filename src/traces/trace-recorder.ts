@@ -130,10 +130,10 @@ export class TraceRecorder implements RunTracer {
   }
 
   /** Queued runs for review, newest first, and how many wait (docs/traces.md#review-queue). */
-  async reviewList(status: ReviewStatus, limit: number): Promise<{ items: ReviewItem[]; counts: { pending: number; labelled: number } }> {
+  async reviewList(status: ReviewStatus, limit: number, runId?: string): Promise<{ items: ReviewItem[]; counts: { pending: number; labelled: number } }> {
     await this.flush();
     const store = await this.openStore();
-    return { items: store.reviews.list(status, limit), counts: store.reviews.counts() };
+    return { items: store.reviews.list(status, limit, runId), counts: store.reviews.counts() };
   }
 
   /** How the judge's verdicts agree with the operator's labels (docs/traces.md#calibration). */

@@ -78,6 +78,10 @@ describe("the trace review queue", () => {
     expect(down.payload).toEqual({ ok: true, runId: cheap, rating: "down", queued: true });
     expect(await queued(cheap)).toMatchObject({ reasons: ["negative-feedback"], feedback: { rating: "down", note: "ignored my question" } });
     expect((await queue("pending")).counts).toEqual({ pending: 2, labelled: 0 });
+    // One run's entry alone (what the Control UI's run view asks), and none for a run not queued.
+    const one = await sock.request("traces.review.list", { status: "all", runId: costly, limit: 1 });
+    expect((one.payload.items as Review[]).map((i) => (i.run as { runId: string }).runId)).toEqual([costly]);
+    expect((await sock.request("traces.review.list", { status: "all", runId: "no-such-run" })).payload.items).toEqual([]);
 
     const up = await sock.request("traces.feedback", { runId: cheap, rating: "up" });
     expect(up.payload).toMatchObject({ queued: false });

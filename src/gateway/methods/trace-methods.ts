@@ -58,10 +58,11 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
       {
         status: Type.Optional(Type.Union([Type.Literal("pending"), Type.Literal("labelled"), Type.Literal("all")])),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+        runId: Type.Optional(RunId),
       },
       { additionalProperties: false },
     ),
-    handler: async (params) => await traces.reviewList(params.status ?? "pending", params.limit ?? 50).catch(failed),
+    handler: async (params) => await traces.reviewList(params.status ?? "pending", params.limit ?? 50, params.runId).catch(failed),
   });
 
   registry.register({

@@ -154,9 +154,13 @@ export class ReviewStore {
     })();
   }
 
-  /** Queued runs, newest first, with their trace's summary and feedback. */
-  list(status: ReviewStatus, limit: number): ReviewItem[] {
-    const where = status === "pending" ? "WHERE q.labelled_at IS NULL" : status === "labelled" ? "WHERE q.labelled_at IS NOT NULL" : "";
+  /** Queued runs, newest first, with their trace's summary and feedback; `runId`: that run's entry alone, when it is queued. */
+  list(status: ReviewStatus, limit: number, runId?: string): ReviewItem[] {
+    const conditions = [
+      ...(status === "pending" ? ["q.labelled_at IS NULL"] : status === "labelled" ? ["q.labelled_at IS NOT NULL"] : []),
+      ...(runId !== undefined ? ["q.run_id = ?"] : []),
+    ];
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(" AND ")}` : "";
     const rows = this.db
       .prepare(
         `SELECT ${summaryColumns("t")}, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
@@ -167,7 +171,7 @@ export class ReviewStore {
          LEFT JOIN review_judgements j ON j.run_id = q.run_id
          ${where} ORDER BY q.queued_at DESC LIMIT ?`,
       )
-      .all(limit) as (QueueRow &
+      .all(...(runId !== undefined ? [runId] : []), limit) as (QueueRow &
       TraceSummary & {
         model: string | null;
         cacheRead: number | null;

@@ -12,9 +12,6 @@ import "./review-label-form.js";
 import "./run-feedback.js";
 
 const LIMITS = [50, 200, 1000] as const;
-/** How far back the run view looks in the review queue for the opened run's feedback and label. */
-const REVIEW_LOOKBACK = 500;
-
 /**
  * Run traces: the newest runs from traces.list (filtered by session, up to a limit), and the run
  * the address names (`#/traces/<runId>`) as a tree from traces.get, with its rating and label
@@ -45,7 +42,7 @@ export class TracesView extends ViewElement {
   declare getMissing: boolean;
   declare sessionKey: string;
   declare limit: number;
-  /** The opened run's review queue entry, when it is among the newest REVIEW_LOOKBACK queued runs. */
+  /** The opened run's review queue entry, when it is queued. */
   declare review: ReviewItem | undefined;
   /** A rating given here to a run the queue does not hold (a 👍 queues nothing). */
   declare rated: FeedbackRating | undefined;
@@ -107,7 +104,7 @@ export class TracesView extends ViewElement {
   /** The run's entry in the review queue (its reasons, feedback and label), if it is queued. */
   private async loadReview(runId: string): Promise<void> {
     if (!this.client.has("traces.review.list")) return;
-    const res = await call<ReviewList>(this.client, "traces.review.list", { status: "all", limit: REVIEW_LOOKBACK });
+    const res = await call<ReviewList>(this.client, "traces.review.list", { status: "all", runId, limit: 1 });
     if (runId !== this.runId || !res.ok) return;
     this.review = res.value.items.find((item) => item.run.runId === runId);
   }
