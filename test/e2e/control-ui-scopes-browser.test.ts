@@ -149,6 +149,8 @@ describe("Control UI views offer what the connection's scopes allow", { timeout:
 
     await go(page, "agents");
     await page.locator("form.agent-form").waitFor(WAIT);
+    // The form shows before agents.list has answered: wait for the agent's card itself.
+    await page.locator('.agent[data-agent="main"] .actions button').first().waitFor(WAIT);
     expect(await page.locator('.agent[data-agent="main"] .actions button').allTextContents()).toEqual(["Edit", "Delete"]);
 
     await openScopedChat(page);
