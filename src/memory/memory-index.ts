@@ -18,6 +18,7 @@ import { MemoryUnavailableError, type MemorySearchOptions, type MemorySearchResp
 const SNIPPET_CHARS = 700;
 /** A search waits this long for a sync that is under way before answering from what is indexed. */
 const FRESHNESS_WAIT_MS = 500;
+const FILE_TIME_SLACK_MS = 20;
 
 export interface MemoryIndexOptions {
   agentId: string;
@@ -48,6 +49,8 @@ export class MemoryIndex {
   private readonly inProcess = new InProcessVectors();
   private closed = false;
   private syncedHere = false;
+  /** A watcher reports file changes; without one, the files are compared at session start, search and status. */
+  private watched = false;
   /** The provider returned vectors since this index opened (a sync, a search or a probe). */
   private embedderAnswered = false;
   private readonly embedder: Embedder | undefined;
@@ -101,9 +104,19 @@ export class MemoryIndex {
     this.dirty = true;
   }
 
+  /** Whether a watcher is reporting changes now (false when none was started or it failed). */
+  setWatched(watched: boolean): void {
+    this.watched = watched;
+  }
+
+  /** Something changed since the last sync, as far as can be known without one. */
+  private async changedSinceSync(): Promise<boolean> {
+    return this.watched ? this.sessionsGrew() : this.filesChanged();
+  }
+
   /** A sync when something changed since the last one (always true for a freshly opened index). */
   async syncIfDirty(): Promise<void> {
-    if (!this.dirty && !this.syncing && (await this.sessionsGrew())) this.dirty = true;
+    if (!this.dirty && !this.syncing && (await this.changedSinceSync())) this.dirty = true;
     if (this.dirty || this.syncing) await this.sync();
   }
 
@@ -128,6 +141,7 @@ export class MemoryIndex {
     do {
       this.syncAgain = false;
       this.dirty = false;
+      const listedAt = this.now();
       report = await syncMemoryIndex({
         store: this.store,
         workspaceDir: this.options.workspaceDir,
@@ -162,6 +176,7 @@ export class MemoryIndex {
       this.lastSyncAt = this.now();
       this.syncedHere = true;
       this.store.setMeta("last_sync_at", this.lastSyncAt.toISOString());
+      this.store.setMeta("last_sync_listed_at", listedAt.toISOString());
     } while (this.syncAgain && !this.closed);
     return report;
   }
@@ -186,7 +201,7 @@ export class MemoryIndex {
     const warnings: string[] = [];
     const trimmed = query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length > MAX_QUERY_CHARS) warnings.push(`the query was cut to its first ${MAX_QUERY_CHARS} characters`);
-    if (!this.dirty && !this.syncing && (await this.sessionsGrew())) this.dirty = true;
+    if (!this.dirty && !this.syncing && (await this.changedSinceSync())) this.dirty = true;
     if (this.dirty && !this.syncing) void this.sync().catch((err) => this.options.logger.warn({ err: (err as Error).message }, "memory sync failed"));
     if (this.syncing) await Promise.race([this.syncing.catch(() => undefined), new Promise((r) => setTimeout(r, FRESHNESS_WAIT_MS).unref())]);
     const updating = this.syncing !== undefined;
@@ -270,10 +285,11 @@ export class MemoryIndex {
 
   /**
    * Before the first sync of this process, "dirty" is worked out from the files (sizes, mtimes,
-   * the set of paths) instead of assumed; after it, the watcher and syncs keep it current.
+   * the set of paths) instead of assumed; after it, the watcher and syncs keep it current, or,
+   * with no watcher running, the files are compared again.
    */
   async status(): Promise<MemoryStatus> {
-    if (!this.syncedHere && !this.syncing) this.dirty = await this.filesChanged();
+    if (!this.syncing && (!this.syncedHere || (!this.watched && !this.dirty))) this.dirty = await this.filesChanged();
     const counts = this.store.counts();
     const embedding = this.options.settings.embedding;
     const ftsOnlyReason = !this.embedder
@@ -366,12 +382,14 @@ export class MemoryIndex {
     if (sessionsDir && (await sessionTranscriptsChanged(this.store, sessionsDir))) return true;
     const listing = await listMemoryFiles(this.options.workspaceDir, this.options.settings.extraPaths);
     const known = this.store.files("memory");
-    const lastSync = Date.parse(this.store.getMeta("last_sync_at") ?? "") || 0;
+    // A file with no row (new, or seen and left out: empty, binary) is changed when its mtime is
+    // not older than the last sync's listing, less the coarse clock file times are stamped with.
+    const listedAt = Date.parse(this.store.getMeta("last_sync_listed_at") ?? this.store.getMeta("last_sync_at") ?? "") || 0;
+    const lastSync = listedAt - FILE_TIME_SLACK_MS;
     const listed = new Set(listing.files.map((f) => f.relPath));
     if ([...known.keys()].some((p) => !listed.has(p))) return true;
     return listing.files.some((f) => {
       const row = known.get(f.relPath);
-      // A file the last sync saw but did not index (empty, binary) is unchanged unless newer than that sync.
       return row ? row.mtime !== f.mtimeMs || row.size !== f.size : f.mtimeMs >= lastSync;
     });
   }

@@ -156,13 +156,24 @@ export class MemoryService {
     });
     if (!(this.options.watch ?? true) || !settings.watch) return { index, fingerprint };
     const { watchMemoryPaths } = await import("./memory-watcher.js");
+    let watcherFailed = false;
     const watcher = await watchMemoryPaths({
       workspaceDir,
       extraPaths: settings.extraPaths,
       debounceMs: settings.watchDebounceMs,
       onDirty: () => index.markDirty(),
       onSettled: () => void index.sync().catch((err) => this.options.logger.warn({ agentId, err: (err as Error).message }, "memory sync after a file change failed")),
+      onError: (err) => {
+        index.setWatched(false);
+        if (watcherFailed) return;
+        watcherFailed = true;
+        this.options.logger.warn(
+          { agentId, err: err.message },
+          "memory watcher failed: changes are now found by comparing the files at session start and before each search (raise fs.inotify.max_user_watches if it says ENOSPC)",
+        );
+      },
     });
+    index.setWatched(true);
     return { index, fingerprint, watcher };
   }
 }

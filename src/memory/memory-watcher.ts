@@ -16,6 +16,8 @@ export async function watchMemoryPaths(options: {
   debounceMs: number;
   onDirty: () => void;
   onSettled: () => void;
+  /** The file system stopped reporting (no inotify watches left, a folder gone unreadable). */
+  onError: (err: Error) => void;
 }): Promise<MemoryWatcherHandle> {
   const { watch } = await import("chokidar");
   const root = path.resolve(options.workspaceDir);
@@ -58,7 +60,9 @@ export async function watchMemoryPaths(options: {
     if (typeof rawPath !== "string" || !dir || !rawPath.toLowerCase().endsWith(".md")) return;
     onEvent(path.isAbsolute(rawPath) ? rawPath : path.join(dir, rawPath));
   });
-  watcher.on("error", () => {});
+  watcher.on("error", (err) => {
+    if (!closed) options.onError(err as Error);
+  });
   await new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   return {
     async close() {

@@ -40,11 +40,13 @@ async function runTurn(sessionKey: string, message: string): Promise<void> {
   await sock.waitFor((f) => f.event === "chat" && f.payload.runId === key && f.payload.state === "final", 20_000);
 }
 
-/** Polls memory.status (which never syncs by itself) until `done` holds. */
+/** Polls memory.status (which never syncs by itself) until `done` holds; past 30 s, fails with what it saw and the gateway's log. */
 async function waitForStatus(done: (status: Record<string, any>) => boolean): Promise<Record<string, any>> {
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const res = await sock.request("memory.status", {});
     if (res.ok && done(res.payload)) return res.payload;
+    if (Date.now() > deadline) throw new Error(`memory.status never settled: ${JSON.stringify(res)}\n--- gateway output ---\n${gw.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -49,3 +49,19 @@ describe("memory watcher", () => {
     expect(await search("heron")).toEqual([]);
   }, 30_000);
 });
+
+describe("memory without a watcher", () => {
+  it("with sync.watch false, a search and memory.status compare the files and pick up a new note", async () => {
+    fixture = memoryFixture({ provider: "none", sync: { watch: false } }, { watch: true });
+    fixture.write("MEMORY.md", "The first fact.\n");
+    await fixture.service.sync("main");
+    expect((await fixture.service.status("main")).dirty).toBe(false);
+
+    fixture.write("memory/2026-12-07.md", "The kingfisher fishes at dawn.\n");
+    expect((await fixture.service.status("main")).dirty).toBe(true);
+    const found = await fixture.service.search("main", "kingfisher");
+    expect(found.results.map((r) => r.path)).toEqual(["memory/2026-12-07.md"]);
+    const status = await fixture.service.status("main");
+    expect(status).toMatchObject({ dirty: false, files: 2 });
+  });
+});
