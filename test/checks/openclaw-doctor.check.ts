@@ -7,7 +7,7 @@ import { startFakeModelServer, type FakeModelServer } from "../fakes/model-serve
 
 /**
  * OpenClaw's own `openclaw doctor --non-interactive` (the npm package, under Node 24) reading this
- * gateway's `doctor.memory.status` and `status`. Run by test/checks/openclaw-doctor.sh, which
+ * gateway's `doctor.memory.status` and `status`. Run by `test/checks/openclaw-cli.sh doctor`, which
  * provides Node 24 and the package (OPENCLAW_CHECK_NODE, OPENCLAW_CHECK_CLI).
  */
 

@@ -14,7 +14,7 @@ import { openOperator } from "../helpers/ws-client.js";
  * OpenClaw's own CLI (the npm package, under Node 24) reading this gateway's stability stream:
  * `openclaw status --all` and `openclaw doctor` call `diagnostics.stability` for the delivery
  * telemetry and the telemetry exporters, and `openclaw gateway stability` prints it. Run by
- * test/checks/openclaw-status.sh, which provides Node 24 and the package (OPENCLAW_CHECK_NODE,
+ * `test/checks/openclaw-cli.sh status`, which provides Node 24 and the package (OPENCLAW_CHECK_NODE,
  * OPENCLAW_CHECK_CLI).
  */
 const NODE = process.env.OPENCLAW_CHECK_NODE ?? "";
@@ -38,7 +38,7 @@ function openclaw(args: string[]): Promise<{ code: number; output: string }> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(NODE) || !fs.existsSync(CLI)) throw new Error("run this check through test/checks/openclaw-status.sh: it provides Node 24 and the openclaw package");
+  if (!fs.existsSync(NODE) || !fs.existsSync(CLI)) throw new Error("run this check through `test/checks/openclaw-cli.sh status`: it provides Node 24 and the openclaw package");
   model = await startFakeModelServer();
   model.setResponder((req) => ({ text: `fake model heard: ${lastUserText(req)}` }));
   collector = await startFakeOtlpCollector();
