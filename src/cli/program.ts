@@ -423,6 +423,15 @@ traces
     const { tracesReviewCommand } = await import("./traces-command.js");
     await tracesReviewCommand(opts);
   });
+withClientFlags(
+  traces
+    .command("regrade [runId]")
+    .description("have the LLM judge grade runs again: one queued run, or those graded under another rubric (and errors); asks the running gateway")
+    .option("--all", "every graded run"),
+).action(async (runId, opts) => {
+  const { tracesRegradeCommand } = await import("./traces-command.js");
+  await tracesRegradeCommand(runId, opts);
+});
 traces
   .command("feedback <runId> <rating>")
   .description("rate a run up or down; down puts it in the review queue")

@@ -12,10 +12,13 @@ import {
   renderTraceList,
   renderTraceSearch,
   renderTraceTree,
+  reviewSettings,
   TraceStore,
   tracesDbPath,
 } from "../traces/index.js";
+import type { ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
+import { withGateway } from "./with-gateway.js";
 
 /**
  * `openclaw traces …` reads the trace store of the state dir directly: no gateway needed (SQLite's
@@ -58,7 +61,11 @@ export async function tracesReviewCommand(flags: { labelled?: boolean; all?: boo
   if (flags.calibration) {
     if (flags.labelled || flags.all || flags.limit !== undefined)
       throw new CliError("--calibration: give it alone (or with --json); it reads every run with a label and a verdict");
-    const calibration = await withStore((store) => calibrate(store?.reviews.gradedPairs() ?? []));
+    const rubric = currentRubric();
+    const calibration = await withStore((store) => {
+      const graded = store?.reviews.gradedPairs(rubric) ?? { pairs: [], outdated: 0 };
+      return calibrate(graded.pairs, graded.outdated);
+    });
     if (flags.json) return printJson(calibration);
     process.stdout.write(renderCalibration(calibration));
     return;
@@ -67,11 +74,36 @@ export async function tracesReviewCommand(flags: { labelled?: boolean; all?: boo
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new CliError(`--limit: expected an integer from 1 to 500, got "${flags.limit}"`);
   if (flags.labelled && flags.all) throw new CliError("--labelled and --all: give one of them (--all lists pending and labelled runs)");
   const status = flags.all ? "all" : flags.labelled ? "labelled" : "pending";
+  const rubric = currentRubric();
   const queue = await withStore((store) =>
-    store ? { items: store.reviews.list(status, limit), counts: store.reviews.counts() } : { items: [], counts: { pending: 0, labelled: 0 } },
+    store ? { items: store.reviews.list(status, limit, undefined, rubric), counts: store.reviews.counts() } : { items: [], counts: { pending: 0, labelled: 0 } },
   );
   if (flags.json) return printJson(queue);
   process.stdout.write(renderReviewQueue(queue.items, queue.counts));
+}
+
+/**
+ * `openclaw traces regrade [runId] [--all]`: the judge grades again one queued run, or every run
+ * whose verdict the current rubric did not give (and errors), or (`--all`) every graded run. The
+ * judge runs in the gateway, so this asks the running gateway.
+ */
+export async function tracesRegradeCommand(runId: string | undefined, flags: ClientFlags & { all?: boolean; json?: boolean }): Promise<void> {
+  if (runId !== undefined && flags.all) throw new CliError("give a run id (one run) or --all (every verdict), not both");
+  const params = runId !== undefined ? { runId } : flags.all ? { all: true } : {};
+  const result = await withGateway(flags, (call) => call<{ ok: true; dropped: number }>("traces.review.regrade", params));
+  if (flags.json) return printJson(result);
+  const what = runId !== undefined ? `run ${runId}` : `${result.dropped} ${result.dropped === 1 ? "run" : "runs"}`;
+  process.stdout.write(
+    result.dropped === 0 && runId === undefined
+      ? "Every verdict was given under the current rubric: nothing to grade again (--all grades every run again).\n"
+      : `The judge grades ${what} again, in the background: see openclaw traces review --all.\n`,
+  );
+}
+
+/** The configured judge's rubric hash (verdicts under another rubric are outdated); undefined with no judge. */
+function currentRubric(): string | undefined {
+  const { config } = loadConfigForClient({ stateDir: resolveStateDir(process.env), env: process.env }).loaded;
+  return reviewSettings(config).judge?.rubricHash;
 }
 
 /** `openclaw traces feedback <runId> up|down`: an operator's rating; a thumbs-down queues the run for review. */

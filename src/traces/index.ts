@@ -16,8 +16,9 @@ export { TraceStore, tracesDbPath, type TraceQuery, type TraceSearchHit, type Tr
 export { traceSettings, type TraceSettings } from "./settings.js";
 export { renderTraceTree, renderTraceList, renderTraceSearch } from "./render-tree.js";
 export { renderReviewQueue } from "./review/render-review.js";
-export { reactionFeedbackEnabled } from "./review/review-settings.js";
-export type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
+export { reactionFeedbackEnabled, reviewSettings } from "./review/review-settings.js";
+export type { FeedbackRating, RegradeScope, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
+export { RegradeRefusal } from "./review/review-store.js";
 export type { Judgement } from "./review/review-store.js";
 export type { JudgeAnswer, JudgeCall, JudgeModel } from "./review/review-judge.js";
 export { renderCalibration } from "./review/render-calibration.js";

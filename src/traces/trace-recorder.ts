@@ -6,7 +6,7 @@ import { packageVersion } from "../infra/version.js";
 import { TraceRedactor } from "./redaction.js";
 import { type Calibration, calibrate } from "./review/calibration.js";
 import { type JudgeModel, ReviewJudge } from "./review/review-judge.js";
-import type { FeedbackRating, ReviewItem, ReviewLabel, ReviewStatus } from "./review/review-store.js";
+import { type FeedbackRating, RegradeRefusal, type RegradeScope, type ReviewItem, type ReviewLabel, type ReviewStatus } from "./review/review-store.js";
 import { reviewSettings } from "./review/review-settings.js";
 import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
@@ -133,13 +133,35 @@ export class TraceRecorder implements RunTracer {
   async reviewList(status: ReviewStatus, limit: number, runId?: string): Promise<{ items: ReviewItem[]; counts: { pending: number; labelled: number } }> {
     await this.flush();
     const store = await this.openStore();
-    return { items: store.reviews.list(status, limit, runId), counts: store.reviews.counts() };
+    return { items: store.reviews.list(status, limit, runId, this.currentRubric()), counts: store.reviews.counts() };
   }
 
-  /** How the judge's verdicts agree with the operator's labels (docs/traces.md#calibration). */
+  /** How the judge's verdicts under the current rubric agree with the operator's labels (docs/traces.md#calibration). */
   async reviewCalibration(): Promise<Calibration> {
     await this.flush();
-    return calibrate((await this.openStore()).reviews.gradedPairs());
+    const { pairs, outdated } = (await this.openStore()).reviews.gradedPairs(this.currentRubric());
+    return calibrate(pairs, outdated);
+  }
+
+  /**
+   * Drops verdicts and has the judge grade those runs again (docs/traces.md#regrading): one queued
+   * run's, or those not graded pass/fail under the current rubric, or all. Throws a RegradeRefusal
+   * when no judge is configured or the run is not queued.
+   */
+  async regrade(target: { runId: string } | { scope: RegradeScope }): Promise<{ dropped: number }> {
+    const rubric = this.currentRubric();
+    if (!this.judge || rubric === undefined) throw new RegradeRefusal("no judge is configured: set diagnostics.traces.review.judge.rubric");
+    await this.flush();
+    const store = await this.openStore();
+    if ("runId" in target && !store.reviews.isQueued(target.runId))
+      throw new RegradeRefusal(`run ${target.runId} is not in the review queue: only queued runs are graded (openclaw traces review --all)`);
+    const dropped = store.reviews.dropJudgements("runId" in target ? target : { scope: target.scope, rubric });
+    this.judge.kick();
+    return { dropped };
+  }
+
+  private currentRubric(): string | undefined {
+    return reviewSettings(this.deps.config()).judge?.rubricHash;
   }
 
   /** An operator's rating of a traced run; undefined when no trace of it is stored. */

@@ -157,6 +157,7 @@ describe("the review queue's LLM judge", () => {
       confusion: { bothPass: 1, bothFail: 0, labelPassJudgeFail: 1, labelFailJudgePass: 0 },
       kappa: 0,
       disagreements: [{ runId: injected, label: "pass", verdict: "fail" }],
+      outdated: 0,
     });
     const env = { OPENCLAW_STATE_DIR: gw.stateDir };
     const json = await runCli(["traces", "review", "--calibration", "--json"], env);
@@ -187,5 +188,41 @@ describe("the review queue's LLM judge", () => {
     await start(gw.stateDir);
     expect((await graded(waiting)).judge).toMatchObject({ verdict: "pass" });
     expect(fs.existsSync(path.join(gw.stateDir, "traces", "traces.sqlite"))).toBe(true);
+  });
+
+  it("a new rubric makes earlier verdicts outdated; regrade has the judge grade them again with it", async () => {
+    const NEW_RUBRIC = "The reply gives the number alone.";
+    const { payload: snap } = await sock.request("config.get", {});
+    const patched = await sock.request("config.patch", { raw: JSON.stringify({ diagnostics: { traces: { review: { judge: { rubric: NEW_RUBRIC } } } } }), baseHash: snap.hash });
+    expect(patched.ok, JSON.stringify(patched.error)).toBe(true);
+    await eventually(async () => expect((await items()).every((i) => (i.judge as { outdated?: boolean }).outdated === true)).toBe(true), 10_000);
+    const stale = await sock.request("traces.review.calibration", {});
+    expect(stale.payload).toMatchObject({ count: 0, outdated: 2 });
+    const text = await runCli(["traces", "review", "--calibration"], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(text.output).toContain("2 labelled runs were graded against another rubric and are left out: openclaw traces regrade");
+
+    // One run by id, through the CLI (which asks the running gateway): graded again with the new rubric.
+    const before = judgeRequests().length;
+    const one = await runCli(["traces", "regrade", answered, "--url", gw.url, "--token", gw.token!], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(one.code, one.output).toBe(0);
+    expect(one.output).toContain(`The judge grades run ${answered} again`);
+    await eventually(async () => expect((await items()).find((i) => i.run.runId === answered)!.judge).not.toHaveProperty("outdated"), 20_000);
+    expect(judgeRequests()).toHaveLength(before + 1);
+    expect(lastUserText(judgeRequests().at(-1)!).startsWith(`Rubric:\n${NEW_RUBRIC}\n`)).toBe(true);
+
+    // The rest that are outdated (the error among them), then nothing left to do.
+    const rest = await sock.request("traces.review.regrade", {});
+    expect(rest.payload).toEqual({ ok: true, dropped: (await items()).length - 1 });
+    await eventually(async () => expect((await items()).filter((i) => !i.judge || (i.judge as { outdated?: boolean }).outdated)).toEqual([]), 20_000);
+    expect((await sock.request("traces.review.calibration", {})).payload).toMatchObject({ count: 3, outdated: 0 });
+    const none = await runCli(["traces", "regrade", "--url", gw.url, "--token", gw.token!], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(none.output).toContain("Every verdict was given under the current rubric: nothing to grade again");
+
+    // Refusals change nothing.
+    const both = await sock.request("traces.review.regrade", { runId: answered, all: true });
+    expect(both.error).toMatchObject({ code: "INVALID_REQUEST", message: "give runId (one run) or all (every verdict), not both" });
+    const unknown = await sock.request("traces.review.regrade", { runId: "no-such-run" });
+    expect(unknown.error.message).toContain("run no-such-run is not in the review queue");
+    expect((await items()).every((i) => i.judge && i.judge.verdict !== undefined)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { TraceRecorder } from "../../traces/index.js";
+import { RegradeRefusal, type TraceRecorder } from "../../traces/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -70,6 +70,21 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
     scope: "operator.read",
     params: Type.Object({}, { additionalProperties: false }),
     handler: async () => await traces.reviewCalibration().catch(failed),
+  });
+
+  registry.register({
+    name: "traces.review.regrade",
+    scope: "operator.write",
+    params: Type.Object({ runId: Type.Optional(RunId), all: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    handler: async (params) => {
+      if (params.runId !== undefined && params.all !== undefined) throw invalidRequest("give runId (one run) or all (every verdict), not both");
+      const target = params.runId !== undefined ? { runId: params.runId } : { scope: params.all ? ("all" as const) : ("outdated" as const) };
+      const result = await traces.regrade(target).catch((err: unknown) => {
+        if (err instanceof RegradeRefusal) throw invalidRequest(err.message);
+        return failed(err);
+      });
+      return { ok: true, dropped: result.dropped };
+    },
   });
 
   registry.register({

@@ -18,10 +18,12 @@ export interface Calibration {
   /** Null with no runs, or when label and verdict were one and the same answer every time (kappa is undefined then). */
   kappa: number | null;
   disagreements: GradedPair[];
+  /** Labelled runs whose verdict was graded against another rubric (or errored), left out: `openclaw traces regrade` grades them again. */
+  outdated: number;
 }
 
 /** Calibration of the judge against the operator's labels. */
-export function calibrate(pairs: readonly GradedPair[]): Calibration {
+export function calibrate(pairs: readonly GradedPair[], outdated = 0): Calibration {
   const confusion = { bothPass: 0, bothFail: 0, labelPassJudgeFail: 0, labelFailJudgePass: 0 };
   const disagreements: GradedPair[] = [];
   for (const pair of pairs) {
@@ -32,12 +34,12 @@ export function calibrate(pairs: readonly GradedPair[]): Calibration {
     }
   }
   const count = pairs.length;
-  if (count === 0) return { count, agreement: null, confusion, kappa: null, disagreements };
+  if (count === 0) return { count, agreement: null, confusion, kappa: null, disagreements, outdated };
   const observed = (confusion.bothPass + confusion.bothFail) / count;
   const labelPass = (confusion.bothPass + confusion.labelPassJudgeFail) / count;
   const judgePass = (confusion.bothPass + confusion.labelFailJudgePass) / count;
   // Agreement by chance: both say pass, or both say fail, each at its own rate.
   const expected = labelPass * judgePass + (1 - labelPass) * (1 - judgePass);
   const kappa = expected === 1 ? null : (observed - expected) / (1 - expected);
-  return { count, agreement: observed, confusion, kappa, disagreements };
+  return { count, agreement: observed, confusion, kappa, disagreements, outdated };
 }

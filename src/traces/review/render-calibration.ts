@@ -3,7 +3,10 @@ import type { Calibration } from "./calibration.js";
 
 /** `openclaw traces review --calibration`: agreement, the label-by-verdict table, kappa, and the runs they disagree on. */
 export function renderCalibration(c: Calibration): string {
-  if (c.count === 0) return "No run has both a label and a judge's pass/fail verdict yet: label judged runs (openclaw traces label <runId> pass|fail) to calibrate the judge.\n";
+  const outdated =
+    c.outdated > 0 ? `${c.outdated} labelled runs were graded against another rubric and are left out: openclaw traces regrade grades them with the current one.\n` : "";
+  if (c.count === 0)
+    return `No run has both a label and a judge's pass/fail verdict under the current rubric yet: label judged runs (openclaw traces label <runId> pass|fail) to calibrate the judge.\n${outdated}`;
   const table = alignColumns([
     ["", "JUDGE PASS", "JUDGE FAIL"],
     ["LABEL PASS", String(c.confusion.bothPass), String(c.confusion.labelPassJudgeFail)],
@@ -19,7 +22,7 @@ export function renderCalibration(c: Calibration): string {
     lines.push("", "Disagreements (openclaw traces show <runId>):");
     for (const d of c.disagreements) lines.push(`  ${d.runId}  label ${d.label}, judge ${d.verdict}`);
   }
-  return `${lines.join("\n")}\n`;
+  return `${lines.join("\n")}\n${outdated}`;
 }
 
 function percent(rate: number): string {

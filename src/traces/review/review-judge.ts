@@ -97,7 +97,7 @@ export class ReviewJudge {
     }
     if (this.stopping.signal.aborted) return undefined;
     const at = Date.now();
-    if (!answer.ok) return { verdict: "error", reason: answer.error, model: answer.model, at };
-    return { ...parseVerdict(answer.text), model: answer.model, at, ...(answer.usage ? { usage: answer.usage } : {}) };
+    if (!answer.ok) return { verdict: "error", reason: answer.error, model: answer.model, at, rubricHash: settings.rubricHash };
+    return { ...parseVerdict(answer.text), model: answer.model, at, ...(answer.usage ? { usage: answer.usage } : {}), rubricHash: settings.rubricHash };
   }
 }

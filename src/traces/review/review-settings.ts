@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { OpenClawConfig } from "../../config/index.js";
 
 /** `diagnostics.traces.review` with its defaults (docs/traces.md#review-queue). */
@@ -18,6 +19,8 @@ export interface ReviewSettings {
 export interface JudgeSettings {
   rubric: string;
   model?: string;
+  /** Names the rubric a verdict was graded against: a verdict under another rubric is outdated. */
+  rubricHash: string;
 }
 
 export const DEFAULT_REVIEW_SAMPLE_RATE = 0.1;
@@ -33,13 +36,22 @@ export function reviewSettings(config: OpenClawConfig): ReviewSettings {
     ...(window ? { sampleWindow: { start: minutesOf(window.start), end: minutesOf(window.end) } } : {}),
     highCostTokens: review?.highCostTokens ?? DEFAULT_HIGH_COST_TOKENS,
     newModelMs: (review?.newModelHours ?? DEFAULT_NEW_MODEL_HOURS) * 3_600_000,
-    ...(review?.judge ? { judge: { rubric: review.judge.rubric.trim(), ...(review.judge.model ? { model: review.judge.model } : {}) } } : {}),
+    ...(review?.judge ? { judge: judgeSettings(review.judge.rubric.trim(), review.judge.model) } : {}),
   };
 }
 
 /** `diagnostics.traces.review.reactionFeedback` (default true): a chat user's 👍/👎 on a run's reply rates that run. */
 export function reactionFeedbackEnabled(config: OpenClawConfig): boolean {
   return config.diagnostics?.traces?.review?.reactionFeedback !== false;
+}
+
+function judgeSettings(rubric: string, model: string | undefined): JudgeSettings {
+  return { rubric, ...(model ? { model } : {}), rubricHash: rubricHash(rubric) };
+}
+
+/** The first 16 hex digits of the rubric's SHA-256. */
+export function rubricHash(rubric: string): string {
+  return createHash("sha256").update(rubric).digest("hex").slice(0, 16);
 }
 
 function minutesOf(hhmm: string): number {

@@ -32,7 +32,17 @@ export interface Judgement {
   model: string;
   at: number;
   usage?: { input: number; output: number };
+  /** The rubric it was graded against (`rubricHash`); absent on verdicts stored before rubrics were named. */
+  rubricHash?: string;
+  /** Set (true) when listed while a judge with another rubric is configured: the verdict is out of date. */
+  outdated?: true;
 }
+
+/** Which verdicts `regrade` drops: those the current rubric did not give (and errors), or every one. */
+export type RegradeScope = "outdated" | "all";
+
+/** A regrade that cannot be done as asked (no judge, a run not queued): the caller's mistake, not a failure. */
+export class RegradeRefusal extends Error {}
 
 /**
  * The review queue's tables, in the trace database. `review_models` remembers when each agent
@@ -43,7 +53,7 @@ const REVIEW_SCHEMA = `
 CREATE TABLE IF NOT EXISTS review_queue (run_id TEXT PRIMARY KEY, queued_at INTEGER NOT NULL, reasons TEXT NOT NULL, label TEXT, note TEXT, labelled_at INTEGER);
 CREATE INDEX IF NOT EXISTS review_queue_order ON review_queue(queued_at);
 CREATE TABLE IF NOT EXISTS review_feedback (run_id TEXT PRIMARY KEY, rating TEXT NOT NULL, note TEXT, at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS review_judgements (run_id TEXT PRIMARY KEY, verdict TEXT NOT NULL, reason TEXT NOT NULL, model TEXT NOT NULL, at INTEGER NOT NULL, input_tokens INTEGER, output_tokens INTEGER);
+CREATE TABLE IF NOT EXISTS review_judgements (run_id TEXT PRIMARY KEY, verdict TEXT NOT NULL, reason TEXT NOT NULL, model TEXT NOT NULL, at INTEGER NOT NULL, input_tokens INTEGER, output_tokens INTEGER, rubric_hash TEXT);
 `;
 const MODELS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS review_models (agent_id TEXT NOT NULL, model TEXT NOT NULL, first_at INTEGER NOT NULL, PRIMARY KEY (agent_id, model));
@@ -66,21 +76,26 @@ interface JudgementRow {
   judgeAt: number | null;
   judgeInput: number | null;
   judgeOutput: number | null;
+  judgeRubric: string | null;
 }
 
-function judgementOf(row: JudgementRow): Judgement {
+function judgementOf(row: JudgementRow, currentRubric: string | undefined): Judgement {
   return {
     verdict: row.verdict!,
     reason: row.judgeReason!,
     model: row.judgeModel!,
     at: row.judgeAt!,
     ...(row.judgeInput !== null ? { usage: { input: row.judgeInput, output: row.judgeOutput ?? 0 } } : {}),
+    ...(row.judgeRubric !== null ? { rubricHash: row.judgeRubric } : {}),
+    ...(currentRubric !== undefined && row.judgeRubric !== currentRubric ? { outdated: true as const } : {}),
   };
 }
 
 /** Creates the review tables of a trace database that lacks them (after its `traces` table). */
 export function createReviewTables(db: Database): void {
   db.exec(REVIEW_SCHEMA);
+  const judgementColumns = db.prepare("SELECT name FROM pragma_table_info('review_judgements')").all() as { name: string }[];
+  if (!judgementColumns.some((c) => c.name === "rubric_hash")) db.exec("ALTER TABLE review_judgements ADD COLUMN rubric_hash TEXT");
   const hasModels = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review_models'").get();
   if (!hasModels) db.exec(MODELS_SCHEMA);
 }
@@ -154,8 +169,11 @@ export class ReviewStore {
     })();
   }
 
-  /** Queued runs, newest first, with their trace's summary and feedback; `runId`: that run's entry alone, when it is queued. */
-  list(status: ReviewStatus, limit: number, runId?: string): ReviewItem[] {
+  /**
+   * Queued runs, newest first, with their trace's summary and feedback; `runId`: that run's entry
+   * alone, when it is queued. `currentRubric`: the configured judge's, against which verdicts are outdated.
+   */
+  list(status: ReviewStatus, limit: number, runId?: string, currentRubric?: string): ReviewItem[] {
     const conditions = [
       ...(status === "pending" ? ["q.labelled_at IS NULL"] : status === "labelled" ? ["q.labelled_at IS NOT NULL"] : []),
       ...(runId !== undefined ? ["q.run_id = ?"] : []),
@@ -166,7 +184,7 @@ export class ReviewStore {
         `SELECT ${summaryColumns("t")}, q.queued_at AS queuedAt, q.reasons, q.label, q.note, q.labelled_at AS labelledAt,
            json_extract(t.body, '$.usage.cacheRead') AS cacheRead, json_extract(t.body, '$.usage.cacheWrite') AS cacheWrite,
            f.rating, f.note AS feedbackNote, f.at AS feedbackAt,
-           j.verdict, j.reason AS judgeReason, j.model AS judgeModel, j.at AS judgeAt, j.input_tokens AS judgeInput, j.output_tokens AS judgeOutput
+           j.verdict, j.reason AS judgeReason, j.model AS judgeModel, j.at AS judgeAt, j.input_tokens AS judgeInput, j.output_tokens AS judgeOutput, j.rubric_hash AS judgeRubric
          FROM review_queue q JOIN traces t ON t.run_id = q.run_id LEFT JOIN review_feedback f ON f.run_id = q.run_id
          LEFT JOIN review_judgements j ON j.run_id = q.run_id
          ${where} ORDER BY q.queued_at DESC LIMIT ?`,
@@ -202,7 +220,7 @@ export class ReviewStore {
       ...(row.note !== null ? { note: row.note } : {}),
       ...(row.labelledAt !== null ? { labelledAt: row.labelledAt } : {}),
       ...(row.rating ? { feedback: { rating: row.rating, ...(row.feedbackNote !== null ? { note: row.feedbackNote } : {}), at: row.feedbackAt! } } : {}),
-      ...(row.verdict ? { judge: judgementOf(row) } : {}),
+      ...(row.verdict ? { judge: judgementOf(row, currentRubric) } : {}),
     }));
   }
 
@@ -221,21 +239,51 @@ export class ReviewStore {
   judge(runId: string, judgement: Judgement): boolean {
     const result = this.db
       .prepare(
-        `INSERT OR REPLACE INTO review_judgements (run_id, verdict, reason, model, at, input_tokens, output_tokens)
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM review_queue WHERE run_id = ?)`,
+        `INSERT OR REPLACE INTO review_judgements (run_id, verdict, reason, model, at, input_tokens, output_tokens, rubric_hash)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM review_queue WHERE run_id = ?)`,
       )
-      .run(runId, judgement.verdict, judgement.reason, judgement.model, judgement.at, judgement.usage?.input ?? null, judgement.usage?.output ?? null, runId);
+      .run(
+        runId,
+        judgement.verdict,
+        judgement.reason,
+        judgement.model,
+        judgement.at,
+        judgement.usage?.input ?? null,
+        judgement.usage?.output ?? null,
+        judgement.rubricHash ?? null,
+        runId,
+      );
     return result.changes > 0;
   }
 
-  /** Queued runs with both a label and a pass/fail verdict, for calibration. */
-  gradedPairs(): GradedPair[] {
-    return this.db
+  /**
+   * Queued runs with both a label and a pass/fail verdict, for calibration; with `rubric`, only
+   * verdicts graded against it, and how many others were left out as outdated.
+   */
+  gradedPairs(rubric?: string): { pairs: GradedPair[]; outdated: number } {
+    const rows = this.db
       .prepare(
-        `SELECT q.run_id AS runId, q.label, j.verdict FROM review_queue q JOIN review_judgements j ON j.run_id = q.run_id
+        `SELECT q.run_id AS runId, q.label, j.verdict, j.rubric_hash AS rubricHash FROM review_queue q JOIN review_judgements j ON j.run_id = q.run_id
          WHERE q.label IS NOT NULL AND j.verdict IN ('pass', 'fail') ORDER BY q.queued_at ASC, q.run_id ASC`,
       )
-      .all() as GradedPair[];
+      .all() as (GradedPair & { rubricHash: string | null })[];
+    const current = rows.filter((row) => rubric === undefined || row.rubricHash === rubric);
+    return { pairs: current.map(({ runId, label, verdict }) => ({ runId, label, verdict })), outdated: rows.length - current.length };
+  }
+
+  /**
+   * Drops verdicts so the judge grades those runs again: one run's (whatever it is), or, by `scope`,
+   * those not graded pass/fail against `rubric` (errors and other rubrics) or all. Returns how many.
+   */
+  dropJudgements(target: { runId: string } | { scope: RegradeScope; rubric: string }): number {
+    if ("runId" in target) return this.dropJudgement.run(target.runId).changes;
+    if (target.scope === "all") return this.db.prepare("DELETE FROM review_judgements").run().changes;
+    return this.db.prepare("DELETE FROM review_judgements WHERE verdict = 'error' OR rubric_hash IS NULL OR rubric_hash != ?").run(target.rubric).changes;
+  }
+
+  /** Whether the run is in the review queue. */
+  isQueued(runId: string): boolean {
+    return this.queued.get(runId) !== undefined;
   }
 
   /** How many queued runs wait for a label, and how many have one. */

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { calibrate, type GradedPair } from "../../../src/traces/review/calibration.js";
 import { judgePrompt, parseVerdict } from "../../../src/traces/review/judge-prompt.js";
 import { type JudgeCall, type JudgeModel, ReviewJudge } from "../../../src/traces/review/review-judge.js";
+import { rubricHash } from "../../../src/traces/review/review-settings.js";
 import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
 import type { TraceRecord } from "../../../src/traces/types.js";
 
@@ -128,7 +130,12 @@ describe("ReviewJudge", () => {
       if (calls.length === 2) return { ok: false, error: "HTTP 500 from fake", model: "fake/judge" };
       return { ok: true, text: calls.length === 1 ? "FAIL: no quote" : "PASS quoted", model: "fake/judge", usage: { input: 50, output: 3 } };
     };
-    const judge = new ReviewJudge({ model, settings: () => ({ rubric: "quote the file", model: "fake/judge" }), store: async () => store, logger: quietLogger });
+    const judge = new ReviewJudge({
+      model,
+      settings: () => ({ rubric: "quote the file", model: "fake/judge", rubricHash: rubricHash("quote the file") }),
+      store: async () => store,
+      logger: quietLogger,
+    });
     judge.kick();
     // The failed call ends the pass: the last run waits for the next kick.
     await vi.waitFor(() => expect(store.reviews.list("all", 10).filter((i) => i.judge)).toHaveLength(2), { timeout: 5_000 });
@@ -149,10 +156,44 @@ describe("ReviewJudge", () => {
     expect(byRun.b).not.toHaveProperty("usage");
     expect(byRun.c).toMatchObject({ verdict: "pass" });
     expect(store.reviews.nextUngraded()).toBeUndefined();
-    expect(store.reviews.gradedPairs()).toEqual([
-      { runId: "a", label: "pass", verdict: "fail" },
-      { runId: "c", label: "pass", verdict: "pass" },
-    ]);
+    expect(store.reviews.gradedPairs(rubricHash("quote the file"))).toEqual({
+      pairs: [
+        { runId: "a", label: "pass", verdict: "fail" },
+        { runId: "c", label: "pass", verdict: "pass" },
+      ],
+      outdated: 0,
+    });
+    expect(byRun.a).toMatchObject({ rubricHash: rubricHash("quote the file") });
+  });
+
+  it("verdicts under another rubric are outdated: listed as such, left out of calibration, and dropped for regrading", async () => {
+    const store = await openStore();
+    queueRuns(store, ["old", "err", "cur", "legacy"]);
+    const [v1, v2] = [rubricHash("rubric one"), rubricHash("rubric two")];
+    expect(v1).toMatch(/^[0-9a-f]{16}$/);
+    expect(v1).not.toBe(v2);
+    store.reviews.judge("old", { verdict: "pass", reason: "PASS", model: "m", at: 1, rubricHash: v1 });
+    store.reviews.judge("err", { verdict: "error", reason: "HTTP 500", model: "m", at: 2, rubricHash: v2 });
+    store.reviews.judge("cur", { verdict: "fail", reason: "FAIL", model: "m", at: 3, rubricHash: v2 });
+    // A verdict stored before verdicts named their rubric.
+    store.reviews.judge("legacy", { verdict: "pass", reason: "PASS", model: "m", at: 4 });
+
+    const judged = (rubric?: string) => Object.fromEntries(store.reviews.list("all", 10, undefined, rubric).map((i) => [i.run.runId, i.judge]));
+    expect(judged(v2).old).toMatchObject({ rubricHash: v1, outdated: true });
+    expect(judged(v2).legacy).toMatchObject({ outdated: true });
+    expect(judged(v2).cur).not.toHaveProperty("outdated");
+    expect(judged(undefined).old).not.toHaveProperty("outdated");
+    expect(store.reviews.gradedPairs(v2)).toEqual({ pairs: [{ runId: "cur", label: "pass", verdict: "fail" }], outdated: 2 });
+    expect(calibrate(store.reviews.gradedPairs(v2).pairs, 2)).toMatchObject({ count: 1, outdated: 2 });
+
+    expect(store.reviews.dropJudgements({ scope: "outdated", rubric: v2 })).toBe(3);
+    expect(Object.keys(judged(v2)).filter((id) => judged(v2)[id])).toEqual(["cur"]);
+    expect(store.reviews.dropJudgements({ runId: "cur" })).toBe(1);
+    expect(store.reviews.nextUngraded()).toBe("old");
+    store.reviews.judge("cur", { verdict: "fail", reason: "FAIL", model: "m", at: 5, rubricHash: v2 });
+    expect(store.reviews.dropJudgements({ scope: "all", rubric: v2 })).toBe(1);
+    expect(store.reviews.isQueued("cur")).toBe(true);
+    expect(store.reviews.isQueued("nobody")).toBe(false);
   });
 
   it("a call cut short by close stores nothing: the run waits for the next start; no settings, no call", async () => {
@@ -164,7 +205,7 @@ describe("ReviewJudge", () => {
       started();
       return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ ok: false, error: "aborted", model: "fake/judge" })));
     };
-    const judge = new ReviewJudge({ model, settings: () => ({ rubric: "r" }), store: async () => store, logger: quietLogger });
+    const judge = new ReviewJudge({ model, settings: () => ({ rubric: "r", rubricHash: rubricHash("r") }), store: async () => store, logger: quietLogger });
     judge.kick();
     await calling;
     await judge.close();
@@ -180,6 +221,27 @@ describe("ReviewJudge", () => {
     idle.kick();
     await idle.close();
     expect(called).toBe(false);
+  });
+
+  it("a trace database from before verdicts named their rubric gains the column and keeps its verdicts", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-"));
+    dirs.push(dir);
+    const first = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
+    first.write([{ record: record("kept") }]);
+    first.reviews.label("kept", "pass", undefined, 1);
+    first.close();
+    const db = new Database(tracesDbPath(dir));
+    db.exec("DROP TABLE review_judgements");
+    db.exec(
+      "CREATE TABLE review_judgements (run_id TEXT PRIMARY KEY, verdict TEXT NOT NULL, reason TEXT NOT NULL, model TEXT NOT NULL, at INTEGER NOT NULL, input_tokens INTEGER, output_tokens INTEGER)",
+    );
+    db.prepare("INSERT INTO review_judgements VALUES ('kept', 'pass', 'PASS', 'm', 2, NULL, NULL)").run();
+    db.close();
+    const reopened = (await TraceStore.open(tracesDbPath(dir), { create: false }))!;
+    stores.push(reopened);
+    expect(reopened.reviews.list("all", 10, undefined, rubricHash("r"))[0]!.judge).toEqual({ verdict: "pass", reason: "PASS", model: "m", at: 2, outdated: true });
+    expect(reopened.reviews.judge("kept", { verdict: "fail", reason: "FAIL", model: "m", at: 3, rubricHash: rubricHash("r") })).toBe(true);
+    expect(reopened.reviews.list("all", 10, undefined, rubricHash("r"))[0]!.judge).toMatchObject({ verdict: "fail", rubricHash: rubricHash("r") });
   });
 
   it("a run that leaves the queue takes its verdict with it", async () => {

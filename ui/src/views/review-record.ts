@@ -22,6 +22,8 @@ export interface ReviewJudge {
   reason?: string;
   model?: string;
   at?: number;
+  /** Graded against another rubric than the one configured now (`openclaw traces regrade` grades it again). */
+  outdated?: boolean;
 }
 
 export interface ReviewItem {
