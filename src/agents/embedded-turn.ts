@@ -368,6 +368,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
   if (input.emit)
     trace.context(
       systemPrompt.text,
+      systemPrompt.version,
       model.ref,
       tools.map((t) => t.name),
     );

@@ -16,8 +16,8 @@ export function traceEmitter(emit: ((event: AgentEvent) => void) | undefined) {
     }
   };
   return {
-    context(systemPrompt: string, model: string, tools: string[]): void {
-      send({ type: "run_context", systemPrompt, model, tools });
+    context(systemPrompt: string, promptVersion: string, model: string, tools: string[]): void {
+      send({ type: "run_context", systemPrompt, promptVersion, model, tools });
     },
     attempt(report: AttemptReport): void {
       if (report.ok) send({ type: "model_attempt", ref: report.ref, profileId: report.profileId, ok: true });

@@ -415,7 +415,7 @@ export type AgentEvent =
   | { type: "agent_end"; result: RunResult }
   // Emitted around the loop by the embedded turn, not by the loop: what a run's trace needs
   // that the loop does not know (docs/traces.md).
-  | { type: "run_context"; systemPrompt: string; model: string; tools: string[] }
+  | { type: "run_context"; systemPrompt: string; promptVersion: string; model: string; tools: string[] }
   | { type: "model_attempt"; ref: string; profileId?: string; ok: boolean; reason?: string; message?: string }
   | { type: "tool_decision"; toolCallId: string; toolName: string; action: "block" | "stop"; reason: string }
   | { type: "exec_approval"; command: string; policy: "allow" | "deny" | "ask"; answer?: string; allowed: boolean; reason?: string };

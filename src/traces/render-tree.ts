@@ -18,7 +18,7 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
   );
   if (trace.systemPromptHash)
     lines.push(
-      `├─ system prompt ${trace.systemPromptHash.slice(0, 12)} (${trace.systemPromptChars ?? systemPrompt?.length ?? 0} chars)${trace.tools?.length ? `  tools: ${trace.tools.join(", ")}` : ""}`,
+      `├─ system prompt ${trace.systemPromptHash.slice(0, 12)} (${trace.systemPromptChars ?? systemPrompt?.length ?? 0} chars)${trace.promptVersion ? `  version ${trace.promptVersion}` : ""}${trace.tools?.length ? `  tools: ${trace.tools.join(", ")}` : ""}`,
     );
   for (const input of trace.input) lines.push(`├─ ${c.cyan("user")} ${oneLine(input)}`);
   const steps = [

@@ -78,6 +78,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
         systemPrompt = { hash: promptHash(e.systemPrompt), text: e.systemPrompt };
         record.systemPromptHash = systemPrompt.hash;
         record.systemPromptChars = e.systemPrompt.length;
+        record.promptVersion = e.promptVersion;
         record.tools = e.tools;
         record.model ??= e.model;
         break;

@@ -82,6 +82,8 @@ export interface TraceRecord {
   /** sha256 of the system prompt; its text is stored once per hash. */
   systemPromptHash?: string;
   systemPromptChars?: number;
+  /** What someone changed in the prompt, without the clock or the agent's own memory (docs/traces.md#review-queue). */
+  promptVersion?: string;
   tools?: string[];
   /** The messages the run was given: the user's message (and steering that joined it). */
   input: string[];

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/chat-session.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
@@ -102,12 +103,43 @@ describe("the trace review queue", () => {
     expect(await queued(await run({ input: 5000, output: 5 }))).toBeUndefined();
   });
 
+  it("queues every run within newPromptHours of a change someone made to the agent's prompt, not of the agent writing its memory", async () => {
+    await reconfigure({ sampleRate: 0, highCostTokens: 0, newModelHours: 0 });
+    const workspace = path.join(gw.stateDir, "workspace");
+    /** Runs until a run's prompt carries `text` (the workspace files are re-read every few seconds); that run's id and trace. */
+    const runUntilPromptHas = async (text: string) =>
+      eventually(async () => {
+        const runId = await run({ input: 5, output: 5 });
+        const found = await sock.request("traces.get", { runId });
+        expect(found.payload.systemPrompt).toContain(text);
+        return { runId, version: found.payload.trace.promptVersion as string };
+      }, 20_000);
+
+    const before = await runUntilPromptHas("## SOUL.md");
+    expect(before.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(await queued(before.runId)).toBeUndefined();
+    fs.appendFileSync(path.join(workspace, "MEMORY.md"), "\n- the user prefers tea\n");
+    const remembered = await runUntilPromptHas("the user prefers tea");
+    expect(remembered.version).toBe(before.version);
+    expect(await queued(remembered.runId)).toBeUndefined();
+
+    fs.appendFileSync(path.join(workspace, "SOUL.md"), "\nAnswer in one sentence.\n");
+    const changed = await runUntilPromptHas("Answer in one sentence.");
+    expect(changed.version).not.toBe(before.version);
+    expect((await queued(changed.runId))?.reasons).toEqual(["new-prompt"]);
+    const shown = await runCli(["traces", "show", changed.runId], { OPENCLAW_STATE_DIR: gw.stateDir });
+    expect(shown.output).toContain(`version ${changed.version}`);
+
+    await reconfigure({ sampleRate: 0, highCostTokens: 0, newModelHours: 0, newPromptHours: 0 });
+    expect(await queued(await run({ input: 5, output: 5 }))).toBeUndefined();
+  });
+
   it("the CLI lists the queue, labels runs and rates them; unknown runs, bad verdicts and read-only callers are refused", async () => {
     const env = { OPENCLAW_STATE_DIR: gw.stateDir };
     const pending = await runCli(["traces", "review", "--json"], env);
     expect(pending.code, pending.output).toBe(0);
     const listed = JSON.parse(pending.output) as { items: Review[]; counts: { pending: number; labelled: number } };
-    expect(listed.counts).toEqual({ pending: 3, labelled: 0 });
+    expect(listed.counts).toEqual({ pending: 4, labelled: 0 });
     const target = (listed.items[0]!.run as { runId: string }).runId;
 
     const labelled = await runCli(["traces", "label", target, "fail", "--note", "answered the wrong question"], env);
@@ -115,7 +147,7 @@ describe("the trace review queue", () => {
     expect(labelled.output).toBe(`Labelled ${target} fail.\n`);
     const table = await runCli(["traces", "review", "--labelled"], env);
     expect(table.output).toMatch(new RegExp(`${target}\\s+\\S+\\s+fail`));
-    expect(table.output).toContain("2 waiting for review, 1 labelled.");
+    expect(table.output).toContain("3 waiting for review, 1 labelled.");
     expect((await queue("labelled")).items).toEqual([expect.objectContaining({ label: "fail", note: "answered the wrong question", labelledAt: expect.any(Number) })]);
 
     const rated = await runCli(["traces", "feedback", target, "down", "--json"], env);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { renderSkillsIndex, type SkillIndexEntry } from "../skills/skills-index.js";
 import type { LoadedBootstrap } from "./bootstrap-files.js";
 import { formatCurrentTime } from "./format-current-time.js";
@@ -35,7 +36,16 @@ export interface BuiltSystemPrompt {
   text: string;
   /** Each section's size, in prompt order; for `/context`-style reports and budget tests. */
   sections: { name: PromptSectionName; chars: number }[];
+  /**
+   * Names what someone changed in the prompt (16 hex digits of a SHA-256): the stable sections,
+   * with the bootstrap files other than those the agent rewrites on its own (PROMPT_VERSION_LEAVES_OUT).
+   * The session's context, runtime line and clock do not change it.
+   */
+  version: string;
 }
+
+/** Files that change without anyone changing the agent: its memory, and the first-run ritual it deletes. */
+export const PROMPT_VERSION_LEAVES_OUT: readonly string[] = ["MEMORY.md", "memory.md", "BOOTSTRAP.md"];
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -100,9 +110,26 @@ export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemP
   const built: BuiltSystemPrompt = {
     text: sections.map((section) => section.text).join("\n\n"),
     sections: sections.map((section) => ({ name: section.name, chars: section.text.length })),
+    version: promptVersion(stable, params.bootstrap),
   };
   lastBuilt.set(stable, { sessionKey, built });
   return built;
+}
+
+/** Each set of stable sections' version, hashed once. */
+const versions = new WeakMap<readonly Section[], string>();
+
+function promptVersion(stable: readonly Section[], bootstrap: LoadedBootstrap): string {
+  let version = versions.get(stable);
+  if (version === undefined) {
+    const hash = createHash("sha256");
+    for (const section of stable) if (section.name !== "bootstrap") hash.update(`${section.name}\u0000${section.text}\u0000`);
+    if (stable.some((section) => section.name === "bootstrap"))
+      for (const file of bootstrap.files) if (!PROMPT_VERSION_LEAVES_OUT.includes(file.name)) hash.update(`${file.name}\u0000${file.content}\u0000`);
+    version = hash.digest("hex").slice(0, 16);
+    versions.set(stable, version);
+  }
+  return version;
 }
 
 /** The last prompt built on each set of stable sections (read-only for callers). */

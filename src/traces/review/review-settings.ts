@@ -11,6 +11,8 @@ export interface ReviewSettings {
   highCostTokens: number;
   /** 0: off. */
   newModelMs: number;
+  /** 0: off. */
+  newPromptMs: number;
   /** The LLM judge of queued runs; absent: none runs. */
   judge?: JudgeSettings;
 }
@@ -26,6 +28,7 @@ export interface JudgeSettings {
 export const DEFAULT_REVIEW_SAMPLE_RATE = 0.1;
 export const DEFAULT_HIGH_COST_TOKENS = 200_000;
 export const DEFAULT_NEW_MODEL_HOURS = 48;
+export const DEFAULT_NEW_PROMPT_HOURS = 48;
 
 export function reviewSettings(config: OpenClawConfig): ReviewSettings {
   const review = config.diagnostics?.traces?.review;
@@ -36,6 +39,7 @@ export function reviewSettings(config: OpenClawConfig): ReviewSettings {
     ...(window ? { sampleWindow: { start: minutesOf(window.start), end: minutesOf(window.end) } } : {}),
     highCostTokens: review?.highCostTokens ?? DEFAULT_HIGH_COST_TOKENS,
     newModelMs: (review?.newModelHours ?? DEFAULT_NEW_MODEL_HOURS) * 3_600_000,
+    newPromptMs: (review?.newPromptHours ?? DEFAULT_NEW_PROMPT_HOURS) * 3_600_000,
     ...(review?.judge ? { judge: judgeSettings(review.judge.rubric.trim(), review.judge.model) } : {}),
   };
 }

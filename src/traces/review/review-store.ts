@@ -55,6 +55,13 @@ CREATE INDEX IF NOT EXISTS review_queue_order ON review_queue(queued_at);
 CREATE TABLE IF NOT EXISTS review_feedback (run_id TEXT PRIMARY KEY, rating TEXT NOT NULL, note TEXT, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS review_judgements (run_id TEXT PRIMARY KEY, verdict TEXT NOT NULL, reason TEXT NOT NULL, model TEXT NOT NULL, at INTEGER NOT NULL, input_tokens INTEGER, output_tokens INTEGER, rubric_hash TEXT);
 `;
+/**
+ * `review_prompts`: when each agent first ran on each prompt version. An agent's first version
+ * is stored as seen at 0: it is the baseline a later change is measured from, not a change.
+ */
+const PROMPTS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS review_prompts (agent_id TEXT NOT NULL, version TEXT NOT NULL, first_at INTEGER NOT NULL, PRIMARY KEY (agent_id, version));
+`;
 const MODELS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS review_models (agent_id TEXT NOT NULL, model TEXT NOT NULL, first_at INTEGER NOT NULL, PRIMARY KEY (agent_id, model));
 INSERT OR IGNORE INTO review_models SELECT agent_id, model, MIN(started_at) FROM traces WHERE model IS NOT NULL GROUP BY agent_id, model;
@@ -94,6 +101,7 @@ function judgementOf(row: JudgementRow, currentRubric: string | undefined): Judg
 /** Creates the review tables of a trace database that lacks them (after its `traces` table). */
 export function createReviewTables(db: Database): void {
   db.exec(REVIEW_SCHEMA);
+  db.exec(PROMPTS_SCHEMA);
   const judgementColumns = db.prepare("SELECT name FROM pragma_table_info('review_judgements')").all() as { name: string }[];
   if (!judgementColumns.some((c) => c.name === "rubric_hash")) db.exec("ALTER TABLE review_judgements ADD COLUMN rubric_hash TEXT");
   const hasModels = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'review_models'").get();
@@ -104,6 +112,9 @@ export function createReviewTables(db: Database): void {
 export class ReviewStore {
   private readonly seeModel;
   private readonly firstSeen;
+  private readonly seePrompt;
+  private readonly promptFirstSeen;
+  private readonly agentHasPrompt;
   private readonly queued;
   private readonly putQueued;
   private readonly dropQueued;
@@ -112,6 +123,9 @@ export class ReviewStore {
   constructor(private readonly db: Database) {
     this.seeModel = db.prepare("INSERT OR IGNORE INTO review_models (agent_id, model, first_at) VALUES (?, ?, ?)");
     this.firstSeen = db.prepare("SELECT first_at AS firstAt FROM review_models WHERE agent_id = ? AND model = ?");
+    this.seePrompt = db.prepare("INSERT OR IGNORE INTO review_prompts (agent_id, version, first_at) VALUES (?, ?, ?)");
+    this.promptFirstSeen = db.prepare("SELECT first_at AS firstAt FROM review_prompts WHERE agent_id = ? AND version = ?");
+    this.agentHasPrompt = db.prepare("SELECT 1 FROM review_prompts WHERE agent_id = ? LIMIT 1");
     this.queued = db.prepare("SELECT run_id AS runId, queued_at AS queuedAt, reasons, label, note, labelled_at AS labelledAt FROM review_queue WHERE run_id = ?");
     this.putQueued = db.prepare(`INSERT INTO review_queue (run_id, queued_at, reasons, label, note, labelled_at) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT(run_id) DO UPDATE SET reasons = excluded.reasons, label = excluded.label, note = excluded.note, labelled_at = excluded.labelled_at`);
@@ -128,7 +142,12 @@ export class ReviewStore {
           this.seeModel.run(record.agentId, record.model, record.startedAt);
           modelFirstSeenAt = (this.firstSeen.get(record.agentId, record.model) as { firstAt: number }).firstAt;
         }
-        const reasons = reviewReasons(record, settings, { ...(modelFirstSeenAt !== undefined ? { modelFirstSeenAt } : {}), draw: draw() });
+        const promptFirstSeenAt = record.promptVersion !== undefined ? this.promptSeen(record.agentId, record.promptVersion, record.startedAt) : undefined;
+        const reasons = reviewReasons(record, settings, {
+          ...(modelFirstSeenAt !== undefined ? { modelFirstSeenAt } : {}),
+          ...(promptFirstSeenAt !== undefined ? { promptFirstSeenAt } : {}),
+          draw: draw(),
+        });
         if (reasons.length > 0) this.addReasons(record.runId, reasons, now);
       }
     })();
@@ -296,6 +315,12 @@ export class ReviewStore {
     this.db.exec("DELETE FROM review_queue WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_queue.run_id)");
     this.db.exec("DELETE FROM review_feedback WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.run_id = review_feedback.run_id)");
     this.db.exec("DELETE FROM review_judgements WHERE NOT EXISTS (SELECT 1 FROM review_queue q WHERE q.run_id = review_judgements.run_id)");
+  }
+
+  /** When the agent first ran on `version`, recording it now when it is new (at 0 when it is the agent's first). */
+  private promptSeen(agentId: string, version: string, at: number): number {
+    this.seePrompt.run(agentId, version, this.agentHasPrompt.get(agentId) ? at : 0);
+    return (this.promptFirstSeen.get(agentId, version) as { firstAt: number }).firstAt;
   }
 
   private addReasons(runId: string, reasons: ReviewReason[], at: number): void {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
 import { reviewReasons } from "../../../src/traces/review/review-rules.js";
 import type { ReviewSettings } from "../../../src/traces/review/review-settings.js";
 import type { TraceRecord } from "../../../src/traces/types.js";
@@ -28,7 +32,14 @@ function record(over: Partial<TraceRecord> = {}): TraceRecord {
   };
 }
 
-const settings = (over: Partial<ReviewSettings> = {}): ReviewSettings => ({ enabled: true, sampleRate: 0, highCostTokens: 1000, newModelMs: 48 * HOUR, ...over });
+const settings = (over: Partial<ReviewSettings> = {}): ReviewSettings => ({
+  enabled: true,
+  sampleRate: 0,
+  highCostTokens: 1000,
+  newModelMs: 48 * HOUR,
+  newPromptMs: 48 * HOUR,
+  ...over,
+});
 
 describe("reviewReasons", () => {
   it("queues by cost (cache tokens count), a model the agent began using within the window, and the sample only when no rule did", () => {
@@ -43,7 +54,7 @@ describe("reviewReasons", () => {
 
   it("0 turns a rule off; disabled or a runtime message queues nothing", () => {
     const costly = record({ usage: { input: 5000, output: 0, cacheRead: 0, cacheWrite: 0 } });
-    expect(reviewReasons(costly, settings({ highCostTokens: 0, newModelMs: 0 }), { draw: 0.9, modelFirstSeenAt: at(12) })).toEqual([]);
+    expect(reviewReasons(costly, settings({ highCostTokens: 0, newModelMs: 0, newPromptMs: 0 }), { draw: 0.9, modelFirstSeenAt: at(12), promptFirstSeenAt: at(12) })).toEqual([]);
     expect(reviewReasons(costly, settings({ enabled: false }), { draw: 0 })).toEqual([]);
     expect(reviewReasons(record({ ...costly, source: "internal" }), settings({ sampleRate: 1 }), { draw: 0 })).toEqual([]);
   });
@@ -56,5 +67,41 @@ describe("reviewReasons", () => {
     const morning = settings({ sampleRate: 1, sampleWindow: { start: 9 * 60, end: 10 * 60 } });
     expect(reviewReasons(record({ startedAt: at(9) }), morning, { draw: 0 })).toEqual(["sampled"]);
     expect(reviewReasons(record({ startedAt: at(12) }), morning, { draw: 0 })).toEqual([]);
+  });
+});
+
+describe("routing by prompt version", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an agent's first version is its baseline; a later one queues every run for newPromptHours", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prompt-rule-"));
+    dirs.push(dir);
+    const store = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
+    try {
+      const rules = settings({ newModelMs: 0 });
+      let n = 0;
+      const route = (agentId: string, promptVersion: string | undefined, startedAt: number): string[] => {
+        const run = record({ runId: `r${++n}`, agentId, startedAt, endedAt: startedAt, ...(promptVersion ? { promptVersion } : {}) });
+        store.write([{ record: run }]);
+        store.reviews.route([run], rules, () => 0.99, startedAt);
+        return store.reviews.list("all", 100).find((item) => item.run.runId === run.runId)?.reasons ?? [];
+      };
+      expect(route("main", "v1", at(8))).toEqual([]);
+      expect(route("main", "v1", at(9))).toEqual([]);
+      expect(route("main", undefined, at(9))).toEqual([]);
+      expect(route("main", "v2", at(10))).toEqual(["new-prompt"]);
+      expect(route("main", "v2", at(10) + 47 * HOUR)).toEqual(["new-prompt"]);
+      expect(route("main", "v2", at(10) + 48 * HOUR)).toEqual([]);
+      // Going back to a version seen before is no change to review.
+      expect(route("main", "v1", at(11) + 48 * HOUR)).toEqual([]);
+      // Versions are per agent: another agent's first is its own baseline.
+      expect(route("ops", "v2", at(12))).toEqual([]);
+      expect(route("ops", "v3", at(13))).toEqual(["new-prompt"]);
+    } finally {
+      store.close();
+    }
   });
 });

@@ -39,7 +39,7 @@ const assistant = (content: AssistantMessage["content"], extra: Partial<Assistan
 function scriptedRun(secret: string): AgentEvent[] {
   const toolCall = { type: "toolCall" as const, id: "call-1", name: "exec", arguments: { command: `curl -H 'x: ${secret}' example.test`, apiKey: "plain-value-1234" } };
   return [
-    { type: "run_context", systemPrompt: `You are helpful. Key ${secret}.`, model: "fake/fake-model", tools: ["exec", "read"] },
+    { type: "run_context", systemPrompt: `You are helpful. Key ${secret}.`, promptVersion: "0123456789abcdef", model: "fake/fake-model", tools: ["exec", "read"] },
     { type: "agent_start", runId: "run-1", startedAt: Date.now() },
     { type: "model_attempt", ref: "fake/fake-model", profileId: "fake:a", ok: false, reason: "rate_limit", message: "429 too many" },
     { type: "model_attempt", ref: "fake/fake-model", profileId: "fake:b", ok: true },
@@ -117,6 +117,7 @@ describe("TraceRecorder", () => {
     expect(t.input[0]).toBe("use [redacted] please");
     expect(found.systemPrompt).toBe("You are helpful. Key [redacted].");
     expect(t.systemPromptHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(t.promptVersion).toBe("0123456789abcdef");
 
     // What an audit record needs of the tool calls, without their arguments or results.
     const outlines = await r.toolCallOutlines("run-1");
@@ -133,7 +134,7 @@ describe("TraceRecorder", () => {
     const { r, stateDir } = recorder(applyDefaults({}));
     for (const [i, session] of ["agent:main:a", "agent:main:b", "agent:main:a"].entries()) {
       const h = r.begin({ runId: `run-${i}`, sessionKey: session, agentId: "main", source: "http", input: "hi" })!;
-      h.event({ type: "run_context", systemPrompt: "the same prompt", model: "fake/fake-model", tools: [] });
+      h.event({ type: "run_context", systemPrompt: "the same prompt", promptVersion: "0123456789abcdef", model: "fake/fake-model", tools: [] });
       h.end({ outcome: "ok", result: { payloads: [{ text: "ok" }], usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop" } });
     }
     expect((await r.list({ sessionKey: "agent:main:a" })).map((t) => t.runId).sort()).toEqual(["run-0", "run-2"]);

@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from "lit";
 import { formatTime } from "../view-helpers.js";
 import type { ReviewFeedback, ReviewItem, ReviewJudge } from "./review-record.js";
 
-/** Why a run was queued, one chip per reason (negative-feedback, high-cost, new-model, sampled, manual). */
+/** Why a run was queued, one chip per reason (negative-feedback, high-cost, new-model, new-prompt, sampled, manual). */
 export function renderReasons(reasons: readonly string[]): TemplateResult {
   return html`<span class="reasons">${reasons.map((reason) => html`<span class="chip reason" data-reason=${reason}>${reason}</span>`)}</span>`;
 }

@@ -95,7 +95,7 @@ describe("BlockReplyStream", () => {
 
   it("humanDelay pauses before each block after the first, and blocks keep their order", async () => {
     const { sent, stream, feed } = recorder({ humanDelay: { minMs: 800, maxMs: 2500 } }, () => 0.5);
-    feed([{ type: "run_context", systemPrompt: "", model: "fake/primary", tools: [] }]);
+    feed([{ type: "run_context", systemPrompt: "", promptVersion: "0123456789abcdef", model: "fake/primary", tools: [] }]);
     feed(messageEvents(["One block here.\n\n", "Two block here.\n\n", "Three"]));
     const done = stream.finish();
     await vi.runAllTimersAsync();
