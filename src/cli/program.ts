@@ -406,6 +406,7 @@ traces
   .option("--session <key>", "only this session's runs")
   .option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date")
   .option("--limit <n>", "at most this many runs (default 20)")
+  .option("--meaning", "nearest in meaning instead of by words (needs diagnostics.traces.search.embeddings)")
   .option("--json", "print JSON")
   .action(async (words, opts) => {
     const { tracesSearchCommand } = await import("./traces-command.js");

@@ -12,10 +12,14 @@ import {
   renderTraceList,
   renderTraceSearch,
   renderTraceTree,
+  meaningEmbedder,
+  nearestTraces,
   reviewSettings,
   TraceStore,
   tracesDbPath,
+  type TraceSearchQuery,
 } from "../traces/index.js";
+import { embedderFromConfig } from "../memory/index.js";
 import type { ClientFlags } from "./client-context.js";
 import { CliError, printJson } from "./output.js";
 import { withGateway } from "./with-gateway.js";
@@ -129,16 +133,38 @@ export async function tracesLabelCommand(runId: string, label: string, flags: { 
 }
 
 /** `openclaw traces search <words…>`: traces holding every word, best match first, with a snippet. */
-export async function tracesSearchCommand(words: string[], flags: { session?: string; since?: string; limit?: string; json?: boolean }): Promise<void> {
+export async function tracesSearchCommand(words: string[], flags: { session?: string; since?: string; limit?: string; meaning?: boolean; json?: boolean }): Promise<void> {
   const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
   const limit = flags.limit === undefined ? 20 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError(`--limit: expected an integer from 1 to 200, got "${flags.limit}"`);
   const sessionKey = flags.session === undefined ? undefined : canonicalSessionKey(flags.session);
   const query = words.join(" ");
+  if (flags.meaning) return searchByMeaning({ query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }, flags.json === true);
   const hits = await withStore((store) => (store ? store.search({ query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }) : []));
   if (!hits) throw new CliError('the query has no word to search for: give words or a "quoted phrase" (letters or digits)');
   if (flags.json) return printJson({ results: hits });
   process.stdout.write(renderTraceSearch(hits));
+}
+
+/**
+ * `openclaw traces search --meaning`: the traces nearest the query's meaning, over the vectors the
+ * gateway stored; the query is embedded here, with memory.search's provider.
+ */
+async function searchByMeaning(query: TraceSearchQuery, json: boolean): Promise<void> {
+  const { config } = loadConfigForClient({ stateDir: resolveStateDir(process.env), env: process.env }).loaded;
+  let embedder: ReturnType<typeof meaningEmbedder>;
+  try {
+    embedder = meaningEmbedder(config, embedderFromConfig(config, process.env));
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const [vector] = await embedder.embed([query.query], { retries: 1 }).catch((err: Error) => {
+    throw new CliError(`meaning search failed: ${err.message}`);
+  });
+  const found = await withStore((store) => (store ? nearestTraces(store.vectors, embedder, vector!, query) : { results: [], coverage: { embedded: 0, traces: 0 } }));
+  if (json) return printJson(found);
+  process.stdout.write(renderTraceSearch(found.results));
+  process.stdout.write(`${found.coverage.embedded} of ${found.coverage.traces} traces have a vector (the gateway embeds them in the background).\n`);
 }
 
 /** `--session` as the gateway reads a session key: a bare key (`main`, `cron:nightly`) is the default agent's. */

@@ -82,7 +82,7 @@ import type { ChatCommands, WaitingAnswer } from "./operator-commands.js";
 import { listInvocableSkills } from "../agents/skills/invocable-skills.js";
 import { createImageDescriber } from "../agents/media/image-describer.js";
 import { isApprovalDecision } from "../agents/approvals/approval-broker.js";
-import { MemoryService } from "../memory/index.js";
+import { embedderFromConfig, MemoryService } from "../memory/index.js";
 import { resolveWorkspaceDir } from "../agents/context/workspace.js";
 import { channelsStatusPayload, registerChannelMethods } from "./methods/channel-methods.js";
 import { registerMessageActionMethods } from "./methods/message-action-methods.js";
@@ -504,6 +504,7 @@ export class GatewayServer {
       env: process.env,
       logger: opts.logger,
       judgeModel: (call, signal) => this.conversations.reviewJudgeCall(call, signal),
+      textEmbedder: () => embedderFromConfig(opts.loadedConfig().config, process.env),
     });
     const canonicalSessionKey = (key: string) => this.conversations.resolveSessionKey(key, undefined).sessionKey;
     registerTraceMethods(this.methods, this.traces, canonicalSessionKey);
@@ -819,7 +820,7 @@ export class GatewayServer {
     });
     setImmediate(() => this.conversations.warmUp());
     // Runs queued for review and left ungraded by the last process are graded now, in the background.
-    setImmediate(() => this.traces.resumeJudging());
+    setImmediate(() => this.traces.resumeBackgroundWork());
     const config = this.opts.loadedConfig().config;
     const agents = listAgentConfigs(config).map((a) => ({ agentId: a.id, workspaceDir: resolveWorkspaceDir(config, a.id, this.opts.stateDir, process.env) }));
     this.internalHooks.emit({ type: "gateway", action: "startup", context: { port: this.opts.port, agents } });

@@ -6,6 +6,7 @@
 export { MemoryService, type MemoryServiceOptions } from "./memory-service.js";
 export { resolveMemorySettings, resolveEmbeddingSettings, MEMORY_DEFAULTS, type MemorySettings, type EmbeddingSettings } from "./settings.js";
 export { createRemoteEmbedder, EmbeddingError } from "./embeddings.js";
+export { embedderFromConfig, type ConfiguredEmbedder } from "./embedder-from-config.js";
 export { dailyNotesForNewSession } from "./daily-notes.js";
 export type { Embedder } from "./embeddings.js";
 export type { EmbeddingReadiness } from "./embedding-readiness.js";

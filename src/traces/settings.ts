@@ -77,3 +77,8 @@ export function tracesUrlOf(base: string | undefined): string | undefined {
 function nonBlank(value: string | undefined): string | undefined {
   return value?.trim() ? value.trim() : undefined;
 }
+
+/** `diagnostics.traces.search.embeddings` (default false): every trace is embedded for meaning search. */
+export function meaningSearchEnabled(config: OpenClawConfig): boolean {
+  return tracingEnabled(config) && config.diagnostics?.traces?.search?.embeddings === true;
+}

@@ -8,7 +8,9 @@ import { type Calibration, calibrate } from "./review/calibration.js";
 import { type JudgeModel, ReviewJudge } from "./review/review-judge.js";
 import { type FeedbackRating, RegradeRefusal, type RegradeScope, type ReviewItem, type ReviewLabel, type ReviewStatus } from "./review/review-store.js";
 import { reviewSettings } from "./review/review-settings.js";
-import { traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
+import { meaningSearchEnabled, traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
+import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js";
+import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
@@ -21,6 +23,8 @@ export interface TraceRecorderDeps {
   logger: Logger;
   /** The model call of the review queue's judge; without it no run is graded, whatever the config says. */
   judgeModel?: JudgeModel;
+  /** The embedder of meaning search (memory.search's), or why there is none; without it, meaning search is refused. */
+  textEmbedder?: () => ConfiguredTextEmbedder;
 }
 
 /** A run that ended and waits to be built and written. */
@@ -58,6 +62,8 @@ export class TraceRecorder implements RunTracer {
   private readonly storedPrompts = new Set<string>();
   /** Grades queued runs when `diagnostics.traces.review.judge` is set. */
   private readonly judge: ReviewJudge | undefined;
+  /** Embeds traces for meaning search when `diagnostics.traces.search.embeddings` is on. */
+  private readonly embedding: TraceEmbedding | undefined;
 
   constructor(private readonly deps: TraceRecorderDeps) {
     if (deps.judgeModel)
@@ -67,11 +73,38 @@ export class TraceRecorder implements RunTracer {
         store: () => this.openStore(),
         logger: deps.logger,
       });
+    if (deps.textEmbedder)
+      this.embedding = new TraceEmbedding({
+        embedder: () => this.configuredEmbedder(),
+        vectors: async () => (await this.openStore()).vectors,
+        logger: deps.logger,
+      });
   }
 
-  /** Grades the runs a previous process queued and left ungraded; with no judge, or no store yet, nothing is loaded. */
-  resumeJudging(): void {
-    if (this.judge && reviewSettings(this.deps.config()).judge && fs.existsSync(tracesDbPath(this.deps.stateDir))) this.judge.kick();
+  /**
+   * Grades the runs a previous process queued and left ungraded, and embeds the traces left
+   * without a vector; with neither configured, or no store yet, nothing is loaded.
+   */
+  resumeBackgroundWork(): void {
+    if (!fs.existsSync(tracesDbPath(this.deps.stateDir))) return;
+    if (this.judge && reviewSettings(this.deps.config()).judge) this.judge.kick();
+    if (this.configuredEmbedder()) this.embedding?.kick();
+  }
+
+  /** The traces nearest the query's meaning (docs/traces.md#searching-by-meaning); a MeaningSearchRefusal when it is off. */
+  async searchMeaning(query: TraceSearchQuery): Promise<MeaningSearchResult> {
+    const embedder = meaningEmbedder(this.deps.config(), this.deps.textEmbedder?.());
+    const [vector] = await embedder.embed([query.query], { retries: 1 });
+    await this.flush();
+    const store = await this.openStore();
+    this.embedding?.kick();
+    return nearestTraces(store.vectors, embedder, vector!, query);
+  }
+
+  private configuredEmbedder(): TextEmbedder | undefined {
+    if (!meaningSearchEnabled(this.deps.config())) return undefined;
+    const configured = this.deps.textEmbedder?.();
+    return configured && "embedder" in configured ? configured.embedder : undefined;
   }
 
   begin(start: TraceStart): RunTraceHandle | undefined {
@@ -206,6 +239,7 @@ export class TraceRecorder implements RunTracer {
     this.closed = true;
     await this.flush();
     await this.judge?.close();
+    await this.embedding?.close();
     const store = this.store;
     this.store = undefined;
     if (store) (await store.catch(() => undefined))?.close();
@@ -229,6 +263,7 @@ export class TraceRecorder implements RunTracer {
         Date.now(),
       );
       this.judge?.kick();
+      this.embedding?.kick();
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
       if (settings.otel)

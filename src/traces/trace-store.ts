@@ -3,6 +3,7 @@ import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { loadSqlite } from "../infra/sqlite-module.js";
 import { createReviewTables, ReviewStore } from "./review/review-store.js";
+import { createVectorTable, TraceVectors } from "./meaning/trace-vectors.js";
 import { parseSearchQuery, snippetAround } from "../sessions/search/index.js";
 import { summaryColumns } from "./summary-columns.js";
 import { traceText } from "./trace-text.js";
@@ -108,9 +109,12 @@ export class TraceStore {
   private readonly putWords;
   /** The review queue, in the same database. */
   readonly reviews: ReviewStore;
+  /** The traces' vectors for meaning search, in the same database. */
+  readonly vectors: TraceVectors;
 
   private constructor(private readonly db: Database) {
     this.reviews = new ReviewStore(db);
+    this.vectors = new TraceVectors(db);
     this.putPrompt = db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
     this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
       (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
@@ -136,6 +140,7 @@ export class TraceStore {
       db.exec(SCHEMA);
       createSearchIndex(db);
       createReviewTables(db);
+      createVectorTable(db);
     } catch (err) {
       db.close();
       throw new Error(`trace store ${file} cannot be opened: ${(err as Error).message}. Move the file away; a new one is made.`);
@@ -153,7 +158,10 @@ export class TraceStore {
         const body = JSON.stringify(r);
         // REPLACE deletes without firing the delete trigger: the words of a trace written again go here.
         const previous = rowidOf.get(r.runId) as number | undefined;
-        if (previous !== undefined) dropWords.run(previous);
+        if (previous !== undefined) {
+          dropWords.run(previous);
+          this.vectors.forget(r.runId);
+        }
         const { lastInsertRowid } = putTrace.run(
           r.runId,
           r.sessionKey,

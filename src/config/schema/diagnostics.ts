@@ -15,6 +15,13 @@ export const DiagnosticsSchema = Type.Object({
       retentionDays: Type.Optional(integer(1, 3650)),
       /** Default 256 MiB: past this size the oldest traces are deleted first. */
       maxBytes: Type.Optional(integer(1_048_576)),
+      /** Searching traces by meaning (docs/traces.md#searching-by-meaning). */
+      search: Type.Optional(
+        Type.Object({
+          /** Default false: true embeds every trace with memory.search's embedding provider (one request per 16 traces). */
+          embeddings: Type.Optional(Type.Boolean()),
+        }),
+      ),
       /** The review queue: which traces are routed to an operator's review, by rule (docs/traces.md#review-queue). */
       review: Type.Optional(
         Type.Object({

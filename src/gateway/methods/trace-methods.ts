@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { RegradeRefusal, type TraceRecorder } from "../../traces/index.js";
+import { MeaningSearchRefusal, RegradeRefusal, type TraceRecorder } from "../../traces/index.js";
 import { invalidRequest, unavailable } from "../protocol/errors.js";
 import type { MethodRegistry } from "./registry.js";
 
@@ -106,18 +106,23 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
         sessionKey: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
         since: Type.Optional(Type.Integer({ minimum: 0 })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+        mode: Type.Optional(Type.Union([Type.Literal("words"), Type.Literal("meaning")])),
       },
       { additionalProperties: false },
     ),
     handler: async (params) => {
-      const hits = await traces
-        .search({
-          query: params.query,
-          ...(params.sessionKey ? { sessionKey: canonicalSessionKey(params.sessionKey) } : {}),
-          ...(params.since !== undefined ? { since: params.since } : {}),
-          limit: params.limit ?? 20,
-        })
-        .catch(failed);
+      const query = {
+        query: params.query,
+        ...(params.sessionKey ? { sessionKey: canonicalSessionKey(params.sessionKey) } : {}),
+        ...(params.since !== undefined ? { since: params.since } : {}),
+        limit: params.limit ?? 20,
+      };
+      if (params.mode === "meaning")
+        return await traces.searchMeaning(query).catch((err: unknown) => {
+          if (err instanceof MeaningSearchRefusal) throw invalidRequest(err.message);
+          throw unavailable(`meaning search failed: ${(err as Error).message}`);
+        });
+      const hits = await traces.search(query).catch(failed);
       if (!hits) throw invalidRequest('query has no word to search for: give words or a "quoted phrase" (letters or digits)');
       return { results: hits };
     },

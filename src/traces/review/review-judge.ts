@@ -1,4 +1,5 @@
 import type { Logger } from "../../infra/logger.js";
+import { BackgroundPass } from "../background-pass.js";
 import type { TraceRecord } from "../types.js";
 import { JUDGE_MAX_TOKENS, judgePrompt, parseVerdict } from "./judge-prompt.js";
 import type { JudgeSettings } from "./review-settings.js";
@@ -35,41 +36,29 @@ export interface ReviewJudgeDeps {
  * graded after the next start.
  */
 export class ReviewJudge {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private readonly stopping = new AbortController();
+  private readonly passes = new BackgroundPass(
+    () => this.gradeWaiting(),
+    (err) => this.deps.logger.warn({ err: err.message }, "review judge stopped grading"),
+  );
+  private readonly stopping = this.passes.signal;
 
   constructor(private readonly deps: ReviewJudgeDeps) {}
 
   /** Grades whatever waits, unless a pass is already doing so (it then looks again when done). */
   kick(): void {
-    if (this.stopping.signal.aborted || !this.deps.settings()) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.gradeWaiting()
-      .catch((err: Error) => this.deps.logger.warn({ err: err.message }, "review judge stopped grading"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (this.deps.settings()) this.passes.kick();
   }
 
   /** Stops grading; an unfinished call is abandoned (its run stays ungraded). */
-  async close(): Promise<void> {
-    this.stopping.abort();
-    await this.running;
+  close(): Promise<void> {
+    return this.passes.close();
   }
 
   private async gradeWaiting(): Promise<void> {
     const store = await this.deps.store();
     for (;;) {
       const settings = this.deps.settings();
-      if (!settings || this.stopping.signal.aborted) return;
+      if (!settings || this.stopping.aborted) return;
       const runId = store.reviews.nextUngraded();
       if (!runId) return;
       const found = store.get(runId);
@@ -91,11 +80,11 @@ export class ReviewJudge {
     const call: JudgeCall = { ...(settings.model ? { model: settings.model } : {}), systemPrompt, prompt, maxTokens: JUDGE_MAX_TOKENS };
     let answer: JudgeAnswer;
     try {
-      answer = await this.deps.model(call, this.stopping.signal);
+      answer = await this.deps.model(call, this.stopping);
     } catch (err) {
       answer = { ok: false, error: (err as Error).message, model: settings.model ?? "the default agent's model" };
     }
-    if (this.stopping.signal.aborted) return undefined;
+    if (this.stopping.aborted) return undefined;
     const at = Date.now();
     if (!answer.ok) return { verdict: "error", reason: answer.error, model: answer.model, at, rubricHash: settings.rubricHash };
     return { ...parseVerdict(answer.text), model: answer.model, at, ...(answer.usage ? { usage: answer.usage } : {}), rubricHash: settings.rubricHash };

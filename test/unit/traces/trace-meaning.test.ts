@@ -1,0 +1,102 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type TextEmbedder, TraceEmbedding } from "../../../src/traces/meaning/trace-embedding.js";
+import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
+import type { TraceRecord } from "../../../src/traces/types.js";
+
+const stores: TraceStore[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function openStore(): Promise<TraceStore> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "meaning-"));
+  dirs.push(dir);
+  const store = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
+  stores.push(store);
+  return store;
+}
+
+function record(runId: string, output: string, startedAt: number): TraceRecord {
+  return {
+    runId,
+    sessionKey: "agent:main:main",
+    agentId: "main",
+    source: "chat",
+    startedAt,
+    endedAt: startedAt + 10,
+    durationMs: 10,
+    outcome: "ok",
+    input: ["hi"],
+    modelCalls: [],
+    toolCalls: [],
+    thinking: [],
+    output,
+    usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+    compactions: [],
+  };
+}
+
+const vector = (...values: number[]) => Float32Array.from(values);
+const quietLogger = { info: () => {}, warn: vi.fn(), debug: () => {}, error: () => {} };
+
+describe("trace vectors", () => {
+  it("ranks by cosine within one embedder, counts coverage, and drops a vector when its trace is rewritten or deleted", async () => {
+    const store = await openStore();
+    store.write([{ record: record("a", "alpha", 1) }, { record: record("b", "beta", 2) }, { record: record("c", "gamma", 3) }]);
+    expect(store.vectors.unembedded("m1", 10).map((t) => t.runId)).toEqual(["c", "b", "a"]);
+    store.vectors.put("a", "m1", vector(1, 0));
+    store.vectors.put("b", "m1", vector(0.6, 0.8));
+    store.vectors.put("c", "m2", vector(1, 0));
+    store.vectors.put("gone", "m1", vector(1, 0));
+    expect(store.vectors.coverage("m1")).toEqual({ embedded: 2, traces: 3 });
+    expect(store.vectors.unembedded("m1", 10).map((t) => t.runId)).toEqual(["c"]);
+    const near = store.vectors.nearest("m1", vector(0, 2), { limit: 5 });
+    expect(near.map((hit) => [hit.runId, Number(hit.score.toFixed(3))])).toEqual([
+      ["b", 0.8],
+      ["a", 0],
+    ]);
+    expect(store.vectors.nearest("m1", vector(1, 0), { limit: 1 }).map((hit) => hit.runId)).toEqual(["a"]);
+    expect(store.vectors.nearest("m1", vector(1, 0, 0), { limit: 5 })).toEqual([]);
+
+    store.write([{ record: record("b", "beta, rewritten", 2) }]);
+    expect(store.vectors.unembedded("m1", 10).map((t) => t.runId)).toEqual(["c", "b"]);
+    store.prune({ retentionDays: 1, maxBytes: 1 << 30, now: 86_400_000 + 1.5 });
+    expect(store.vectors.coverage("m1")).toEqual({ embedded: 0, traces: 2 });
+  });
+});
+
+describe("TraceEmbedding", () => {
+  it("embeds every trace in batches, newest first; a failed request ends the pass and the next kick goes on", async () => {
+    const store = await openStore();
+    store.write(Array.from({ length: 20 }, (_, i) => ({ record: record(`r${i}`, `trace ${i}`, i) })));
+    const batches: string[][] = [];
+    let fail = true;
+    const embedder: TextEmbedder = {
+      key: "fake",
+      embed: async (texts) => {
+        batches.push(texts);
+        if (fail && batches.length === 2) throw new Error("HTTP 503 from the provider");
+        return texts.map(() => vector(1, 1));
+      },
+    };
+    quietLogger.warn.mockClear();
+    const worker = new TraceEmbedding({ embedder: () => embedder, vectors: async () => store.vectors, logger: quietLogger as never });
+    worker.kick();
+    await vi.waitFor(() => expect(quietLogger.warn).toHaveBeenCalledTimes(1));
+    expect(batches.map((b) => b.length)).toEqual([16, 4]);
+    expect(batches[0]![0]).toContain("trace 19");
+    expect(store.vectors.coverage("fake")).toEqual({ embedded: 16, traces: 20 });
+    expect(quietLogger.warn.mock.calls[0]![0]).toEqual({ err: "HTTP 503 from the provider" });
+
+    fail = false;
+    worker.kick();
+    await vi.waitFor(() => expect(store.vectors.coverage("fake")).toEqual({ embedded: 20, traces: 20 }));
+    await worker.close();
+    expect(batches).toHaveLength(3);
+  });
+});
