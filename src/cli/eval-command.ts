@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { startEvalGateway, type EvalAgent } from "./eval/eval-gateway.js";
-import { JUDGE_AGENT, prepareWorkspace, rubricJudge, runTask, trialAgentId, workspaceRoot, type TaskReport } from "./eval/eval-runner.js";
+import { judgeAgents, prepareWorkspace, rubricJudge, runTask, trialAgentId, workspaceRoot, type TaskReport } from "./eval/eval-runner.js";
 import { compareToBaseline, readBaseline, renderReport, type EvalReport } from "./eval/report.js";
 import { loadSuite } from "./eval/task-file.js";
 import { CliError, printJson } from "./output.js";
@@ -28,7 +28,9 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
   const startedAt = new Date();
   const stateDir = path.join(userStateDir, "evals", `${suite}-${startedAt.toISOString().replace(/[:.]/g, "-")}`);
   const workspaces = workspaceRoot(stateDir);
-  const agents: EvalAgent[] = [{ id: JUDGE_AGENT, workspace: path.join(workspaces, JUDGE_AGENT), tools: { deny: ["*"] } }];
+  const judges = judgeAgents(tasks);
+  // Judges answer with text alone; a rubric's named judges run on their own models.
+  const agents: EvalAgent[] = [...judges].map(([model, id]) => ({ id, workspace: path.join(workspaces, id), tools: { deny: ["*"] }, ...(model ? { model } : {}) }));
   tasks.forEach((task, i) => {
     for (let trial = 1; trial <= trials; trial += 1) {
       const id = trialAgentId(i, trial);
@@ -42,7 +44,7 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
   const reports: TaskReport[] = [];
   try {
     for (const [i, task] of tasks.entries()) {
-      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), rubricJudge(gateway.client, task));
+      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), rubricJudge(gateway.client, task, judges));
       reports.push(report);
       if (!flags.json) process.stderr.write(`  ${task.name}: ${report.passes}/${trials}\n`);
     }

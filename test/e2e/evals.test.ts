@@ -160,6 +160,46 @@ describe("openclaw eval run", () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 180_000);
 
+  it("a rubric with several judges is decided by their vote, each judge on its own model", async () => {
+    const suite = makeTempDir("eval-suite-");
+    const judges = "[fake/fake-model, fake/judge-strict, fake/judge-lenient]";
+    fs.writeFileSync(path.join(suite, "a-greets.yaml"), `prompt: "My name is Ada. Just say hello."\ngraders:\n  - rubric: "It greets Ada."\n    judges: ${judges}\n`);
+    fs.writeFileSync(path.join(suite, "b-ignores.yaml"), `prompt: "What is my name?"\ngraders:\n  - rubric: "It names the user."\n    judges: ${judges}\n`);
+    const stateDir = makeTempDir();
+    const env = evalEnv(stateDir);
+    const judgedBy: string[] = [];
+    server.setResponder((request) => {
+      const body = request.body as { model: string; messages: Message[] };
+      if (!text(body.messages.at(-1)).includes("You grade an AI agent's answer")) return capableModel(request);
+      judgedBy.push(body.model);
+      // The strict judge fails everything, the lenient one passes everything; the default judge decides.
+      if (body.model === "judge-strict") return { text: "FAIL Not convinced." };
+      if (body.model === "judge-lenient") return { text: "PASS Looks fine." };
+      return capableModel(request);
+    });
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], env, 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    const greets = report.tasks.find((t: { name: string }) => t.name === "a-greets");
+    expect(greets.results[0].graders).toEqual([{ grader: 'rubric "It greets Ada." by 3 judges', pass: true }]);
+    const ignores = report.tasks.find((t: { name: string }) => t.name === "b-ignores");
+    expect(ignores.results[0].graders).toEqual([
+      {
+        grader: 'rubric "It names the user." by 3 judges',
+        pass: false,
+        detail: expect.stringMatching(
+          /^1 of 3 judges PASS: fake\/fake-model: FAIL \(judge \(run [0-9a-f-]{36}\): FAIL It does not name Ada\.\); fake\/judge-strict: FAIL .*; fake\/judge-lenient: PASS /,
+        ),
+      },
+    ]);
+    expect(judgedBy.sort()).toEqual(["fake-model", "fake-model", "judge-lenient", "judge-lenient", "judge-strict", "judge-strict"]);
+
+    fs.writeFileSync(path.join(suite, "c-bad.yaml"), 'prompt: hi\ngraders:\n  - rubric: "x"\n    judges: [fake/fake-model]\n');
+    const refused = await runCli(["eval", "run", suite], env, 60_000);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("c-bad.yaml");
+  }, 180_000);
+
   it("noApprovalRequested fails a trial whose exec command your tools.exec policy would ask about: the eval gateway denies it at once", async () => {
     const suite = makeTempDir("eval-suite-");
     fs.writeFileSync(path.join(suite, "quiet.yaml"), "prompt: run it\ntimeoutSeconds: 20\nagent:\n  tools: { allow: [exec] }\ngraders:\n  - noApprovalRequested: true\n");

@@ -33,6 +33,17 @@ export interface TaskReport {
 }
 
 export const JUDGE_AGENT = "eval-judge";
+
+/**
+ * The judge agents a suite needs: the default one (the eval's model) and one per model a
+ * rubric's `judges` names (`eval-judge-1`, …, in the order the suite first names them).
+ */
+export function judgeAgents(tasks: readonly Pick<EvalTask, "graders">[]): Map<string | undefined, string> {
+  const agents = new Map<string | undefined, string>([[undefined, JUDGE_AGENT]]);
+  for (const task of tasks)
+    for (const grader of task.graders) if ("rubric" in grader) for (const model of grader.judges ?? []) if (!agents.has(model)) agents.set(model, `${JUDGE_AGENT}-${agents.size}`);
+  return agents;
+}
 /** How long past a message's timeout the gateway's answer to it may take (aborting the run, writing the transcript). */
 const ANSWER_GRACE_SECONDS = 30;
 
@@ -123,9 +134,10 @@ export function prepareWorkspace(dir: string, fixture: string | undefined): void
  * each time. Its run has the task's `timeoutSeconds` as every message of the trial does; a judge
  * run that does not end ok fails the grader with how it ended, and the suite goes on.
  */
-export function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">): RubricJudge {
-  return async (rubric, output) => {
+export function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): RubricJudge {
+  return async (rubric, output, judgeModel) => {
     const runId = randomUUID();
+    const agentId = agents.get(judgeModel) ?? JUDGE_AGENT;
     const prompt = [
       "You grade an AI agent's answer against a rubric. Judge only by the rubric.",
       `Rubric:\n${rubric}`,
@@ -135,7 +147,7 @@ export function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "message
     ].join("\n\n");
     const final = (await client.call(
       "agent",
-      { message: prompt, idempotencyKey: runId, agentId: JUDGE_AGENT, sessionKey: `agent:${JUDGE_AGENT}:judge-${runId}`, timeout: task.timeoutSeconds },
+      { message: prompt, idempotencyKey: runId, agentId, sessionKey: `agent:${agentId}:judge-${runId}`, timeout: task.timeoutSeconds },
       { expectFinal: true, timeoutMs: (task.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000 },
     )) as {
       status: string;

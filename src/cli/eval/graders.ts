@@ -19,8 +19,8 @@ export interface GraderResult {
   detail?: string;
 }
 
-/** Asks a model to judge the reply against a rubric; resolves with its verdict. */
-export type RubricJudge = (rubric: string, output: TrialOutput) => Promise<{ pass: boolean; reason: string }>;
+/** Asks a model (`judgeModel`; absent: the default judge's) to judge the reply against a rubric; resolves with its verdict. */
+export type RubricJudge = (rubric: string, output: TrialOutput, judgeModel?: string) => Promise<{ pass: boolean; reason: string }>;
 
 /** Runs the code graders first; a rubric grader only when the task has one (it costs a model call). */
 export async function grade(graders: readonly GraderSpec[], output: TrialOutput, judge: RubricJudge): Promise<GraderResult[]> {
@@ -45,12 +45,25 @@ export async function grade(graders: readonly GraderSpec[], output: TrialOutput,
     else if ("noApprovalRequested" in g) {
       const asked = tools.filter((t) => t.approval?.policy === "ask");
       results.push(check("noApprovalRequested", asked.length === 0, `approval asked for: ${asked.map((t) => t.approval!.command).join("; ")}`));
+    } else if (g.judges) {
+      results.push(await judgedByVote(g.rubric, g.judges, output, judge));
     } else {
       const verdict = await judge(g.rubric, output);
       results.push(check(`rubric ${JSON.stringify(short(g.rubric))}`, verdict.pass, verdict.reason));
     }
   }
   return results;
+}
+
+/**
+ * A rubric several judges vote on, all asked at once: it passes when more than half say PASS (a
+ * tie fails; a judge that gives no verdict counts as no PASS). The detail lists every vote.
+ */
+async function judgedByVote(rubric: string, judges: readonly string[], output: TrialOutput, judge: RubricJudge): Promise<GraderResult> {
+  const votes = await Promise.all(judges.map((model) => judge(rubric, output, model)));
+  const passes = votes.filter((vote) => vote.pass).length;
+  const detail = `${passes} of ${judges.length} judges PASS: ${votes.map((vote, i) => `${judges[i]}: ${vote.pass ? "PASS" : "FAIL"} (${vote.reason})`).join("; ")}`;
+  return check(`rubric ${JSON.stringify(short(rubric))} by ${judges.length} judges`, passes * 2 > judges.length, detail);
 }
 
 function fileCheck(spec: { path: string; contains?: string; equals?: string; exists?: boolean }, workspaceDir: string): GraderResult {

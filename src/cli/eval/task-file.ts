@@ -25,7 +25,14 @@ const Grader = Type.Union([
   Type.Object({ toolNotCalled: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   Type.Object({ maxToolCalls: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
   Type.Object({ noApprovalRequested: Type.Literal(true) }, { additionalProperties: false }),
-  Type.Object({ rubric: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      rubric: Type.String({ minLength: 1 }),
+      /** Several judges (`provider/model` refs) vote; the grader passes when more than half say PASS. */
+      judges: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 2, maxItems: 9, uniqueItems: true })),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 const TaskSchema = Type.Object(
