@@ -51,7 +51,8 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
   } finally {
     await gateway.stop();
   }
-  const report: EvalReport = { suite, ...(flags.model ? { model: flags.model } : {}), trials, startedAt: startedAt.toISOString(), stateDir, tasks: reports };
+  const saturated = reports.every((t) => t.passes === t.trials);
+  const report: EvalReport = { suite, ...(flags.model ? { model: flags.model } : {}), trials, startedAt: startedAt.toISOString(), stateDir, tasks: reports, saturated };
   const regressions = baseline ? compareToBaseline(report, baseline) : undefined;
   if (flags.json) printJson(regressions ? { ...report, regressions } : report);
   else process.stdout.write(renderReport(report, regressions));

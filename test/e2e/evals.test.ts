@@ -66,6 +66,8 @@ describe("openclaw eval run", () => {
     }
     const pong = report.tasks.find((t: { name: string }) => t.name === "reply-exact");
     expect(pong.meanTokensIn).toBe(50);
+    expect(report.saturated).toBe(true);
+    expect(pong.infrastructureErrors).toBe(0);
     // Each trial ran in its own workspace and left its trace in the eval's state dir.
     const write = report.tasks.find((t: { name: string }) => t.name === "write-file");
     expect(fs.readFileSync(path.join(report.stateDir, "workspaces", "eval-t4-2", "hello.txt"), "utf8")).toBe("hello world\n");
@@ -91,6 +93,16 @@ describe("openclaw eval run", () => {
     expect(bad.output).toContain('✗ contains "PONG" — the reply was "PING"');
     expect(bad.output).toMatch(/trace: OPENCLAW_STATE_DIR=\S+ openclaw traces show [0-9a-f-]{36}/);
     expect(bad.output).toContain("REGRESSION reply-exact: pass@1 100% in the baseline, 0%");
+    expect(bad.output).not.toContain("infrastructure");
+    expect(bad.output).not.toContain("saturated");
+
+    // The provider fails instead: the same regression, told apart as infrastructure, not the agent.
+    server.setResponder(() => ({ status: 400, body: { error: { message: "the provider is overloaded", type: "invalid_request_error" } } }));
+    const down = await runCli(["eval", "run", suite, "--trials", "2", "--baseline", baseline], env, 120_000);
+    expect(down.code, down.output).toBe(1);
+    expect(down.output).toMatch(/infrastructure: the model call to fake\/fake-model failed: .*the provider is overloaded/);
+    expect(down.output).toContain("2 trial(s) failed on infrastructure, not on a grader");
+    expect(down.output).toContain("REGRESSION reply-exact: pass@1 100% in the baseline, 0% (2 of its trials failed on infrastructure)");
 
     const missing = await runCli(["eval", "run", suite, "--baseline", path.join(stateDir, "nope.json")], env);
     expect(missing.code).toBe(1);
@@ -128,6 +140,9 @@ describe("openclaw eval run", () => {
     expect(slow).toMatchObject({ passes: 0, passAt1: 0 });
     expect(slow.results[0].error).toMatch(/^run [0-9a-f-]{36} ended timeout/);
     expect(slow.results[0].graders).toEqual([expect.objectContaining({ grader: "run ended ok", pass: false })]);
+    // A run the agent let run out of time is the agent's failure, not infrastructure.
+    expect(slow.results[0]).not.toHaveProperty("infrastructure");
+    expect(report.saturated).toBe(false);
     expect(report.tasks.find((t: { name: string }) => t.name === "reply-exact")).toMatchObject({ passes: 1 });
     const traced = await runCli(["traces", "show", slow.results[0].runIds[0], "--json"], { OPENCLAW_STATE_DIR: report.stateDir });
     expect(JSON.parse(traced.output).trace.outcome).toBe("timeout");

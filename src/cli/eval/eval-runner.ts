@@ -17,6 +17,12 @@ export interface TrialResult {
   tokensOut: number;
   /** A run that did not end `ok` (error, timeout). */
   error?: string;
+  /**
+   * Set when the trial failed because the model provider did not answer (its run ended on a
+   * failed model call), not because of what the agent did: an infrastructure error to fix before
+   * reading the score as the agent's.
+   */
+  infrastructure?: string;
 }
 
 export interface TaskReport {
@@ -29,6 +35,8 @@ export interface TaskReport {
   meanDurationMs: number;
   meanTokensIn: number;
   meanTokensOut: number;
+  /** Trials that failed on infrastructure (see TrialResult.infrastructure). */
+  infrastructureErrors: number;
   results: TrialResult[];
 }
 
@@ -76,6 +84,7 @@ export async function runTask(
     meanDurationMs: mean((r) => r.durationMs),
     meanTokensIn: mean((r) => r.tokensIn),
     meanTokensOut: mean((r) => r.tokensOut),
+    infrastructureErrors: results.filter((r) => r.infrastructure !== undefined).length,
     results,
   };
 }
@@ -111,6 +120,7 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
   }
   const output: TrialOutput = { finalText, traces, workspaceDir };
   const graders = error ? [{ grader: "run ended ok", pass: false, detail: error }] : await grade(task.graders, output, judge);
+  const infrastructure = error ? failedModelCall(traces.at(-1)) : undefined;
   return {
     trial,
     pass: graders.every((g) => g.pass),
@@ -120,7 +130,16 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
     tokensIn: traces.reduce((sum, t) => sum + t.usage.input, 0),
     tokensOut: traces.reduce((sum, t) => sum + t.usage.output, 0),
     ...(error ? { error } : {}),
+    ...(infrastructure ? { infrastructure } : {}),
   };
+}
+
+/** The model call a failed run ended on, in words; undefined when the run's last model call answered. */
+function failedModelCall(trace: TraceRecord | undefined): string | undefined {
+  if (trace?.outcome !== "error") return undefined;
+  const last = trace.modelCalls.at(-1);
+  if (!last?.error) return undefined;
+  return `the model call to ${last.provider ?? "?"}/${last.model ?? "?"} failed: ${last.error}`;
 }
 
 /** A trial's workspace: empty, or a copy of the task's fixture. */

@@ -11,6 +11,8 @@ export interface EvalReport {
   /** The eval gateway's state dir: its traces and the trials' workspaces. */
   stateDir: string;
   tasks: TaskReport[];
+  /** Every trial of every task passed: the suite no longer tells a better agent from this one. */
+  saturated: boolean;
 }
 
 export interface Regression {
@@ -65,13 +67,27 @@ export function renderReport(report: EvalReport, regressions: Regression[] | und
     for (const { task, r } of failures) {
       out.push(`  ${task} trial ${r.trial}:`);
       for (const g of r.graders.filter((x) => !x.pass)) out.push(`    ✗ ${g.grader}${g.detail ? ` — ${g.detail}` : ""}`);
+      if (r.infrastructure) out.push(`    infrastructure: ${r.infrastructure}`);
       for (const runId of r.runIds) out.push(`    trace: OPENCLAW_STATE_DIR=${report.stateDir} openclaw traces show ${runId}`);
     }
   }
+  const infrastructure = report.tasks.reduce((sum, t) => sum + t.infrastructureErrors, 0);
+  if (infrastructure > 0)
+    out.push(
+      "",
+      `${infrastructure} trial(s) failed on infrastructure, not on a grader: their model provider did not answer (marked "infrastructure" above). Fix that before reading the score as the agent's.`,
+    );
+  if (report.saturated) out.push("", "The suite is saturated: every task passed every trial. Add harder tasks to keep it measuring.");
   if (regressions) {
     out.push("");
     if (regressions.length === 0) out.push("No regression against the baseline.");
-    else for (const r of regressions) out.push(`REGRESSION ${r.task}: pass@1 ${pct(r.baseline)} in the baseline, ${r.now === undefined ? "missing now" : pct(r.now)}`);
+    else
+      for (const r of regressions) {
+        const failedOnInfrastructure = report.tasks.find((t) => t.name === r.task)?.infrastructureErrors ?? 0;
+        out.push(
+          `REGRESSION ${r.task}: pass@1 ${pct(r.baseline)} in the baseline, ${r.now === undefined ? "missing now" : pct(r.now)}${failedOnInfrastructure > 0 ? ` (${failedOnInfrastructure} of its trials failed on infrastructure)` : ""}`,
+        );
+      }
   }
   return `${out.join("\n")}\n`;
 }
