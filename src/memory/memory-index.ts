@@ -18,6 +18,7 @@ import { MemoryUnavailableError, type MemorySearchOptions, type MemorySearchResp
 const SNIPPET_CHARS = 700;
 /** A search waits this long for a sync that is under way before answering from what is indexed. */
 const FRESHNESS_WAIT_MS = 500;
+/** File times come from the kernel's coarse clock, up to a tick behind the wall clock a sync is timed by. */
 const FILE_TIME_SLACK_MS = 20;
 
 export interface MemoryIndexOptions {

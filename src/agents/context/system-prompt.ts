@@ -37,9 +37,11 @@ export interface BuiltSystemPrompt {
   /** Each section's size, in prompt order; for `/context`-style reports and budget tests. */
   sections: { name: PromptSectionName; chars: number }[];
   /**
-   * Names what someone changed in the prompt (16 hex digits of a SHA-256): the stable sections,
-   * with the bootstrap files other than those the agent rewrites on its own (PROMPT_VERSION_LEAVES_OUT).
-   * The session's context, runtime line and clock do not change it.
+   * Names what someone changed in the agent the prompt is built from (16 hex digits of a SHA-256):
+   * its identity, workspace, skills, workspace files (but PROMPT_VERSION_LEAVES_OUT) and this
+   * gateway's own prompt texts. The same for every session of the agent and its sub-agents: not
+   * the tools a session may use (each session's policy decides them), the prompt mode, the
+   * session's context, runtime line or clock.
    */
   version: string;
 }
@@ -110,22 +112,24 @@ export function buildSystemPrompt(params: BuildSystemPromptParams): BuiltSystemP
   const built: BuiltSystemPrompt = {
     text: sections.map((section) => section.text).join("\n\n"),
     sections: sections.map((section) => ({ name: section.name, chars: section.text.length })),
-    version: promptVersion(stable, params.bootstrap),
+    version: promptVersion(stable, params),
   };
   lastBuilt.set(stable, { sessionKey, built });
   return built;
 }
 
-/** Each set of stable sections' version, hashed once. */
+/** The gateway's own words in every prompt: a new release that rewords them is a change too. */
+const PROMPT_TEXTS = [IDENTITY_LINE, ...SAFETY_RULES, MEMORY_RECALL_TEXT, TOOLS_INTRO, TOOLS_NOTE, NO_TOOLS, PROJECT_CONTEXT_INTRO, SOUL_NOTE, DAILY_NOTES_NOTE].join("\u0000");
+
+/** Each set of stable sections' version, hashed once (the sets of one agent share it). */
 const versions = new WeakMap<readonly Section[], string>();
 
-function promptVersion(stable: readonly Section[], bootstrap: LoadedBootstrap): string {
+function promptVersion(stable: readonly Section[], params: BuildSystemPromptParams): string {
   let version = versions.get(stable);
   if (version === undefined) {
-    const hash = createHash("sha256");
-    for (const section of stable) if (section.name !== "bootstrap") hash.update(`${section.name}\u0000${section.text}\u0000`);
-    if (stable.some((section) => section.name === "bootstrap"))
-      for (const file of bootstrap.files) if (!PROMPT_VERSION_LEAVES_OUT.includes(file.name)) hash.update(`${file.name}\u0000${file.content}\u0000`);
+    const hash = createHash("sha256").update(`${PROMPT_TEXTS}\u0000${params.identityName ?? ""}\u0000${params.workspaceDir}\u0000`);
+    for (const skill of params.skills) hash.update(`skill\u0000${skill.name}\u0000${skill.filePath}\u0000${skill.description}\u0000`);
+    for (const file of params.bootstrap.files) if (!PROMPT_VERSION_LEAVES_OUT.includes(file.name)) hash.update(`file\u0000${file.name}\u0000${file.content}\u0000`);
     version = hash.digest("hex").slice(0, 16);
     versions.set(stable, version);
   }

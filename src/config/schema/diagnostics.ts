@@ -37,6 +37,7 @@ export const DiagnosticsSchema = Type.Object({
           highCostTokens: Type.Optional(integer(0)),
           /** Every run within this many hours of an agent's first run on a model is queued (default 48; 0: off). */
           newModelHours: Type.Optional(integer(0, 8760)),
+          /** Every run within this many hours of an agent's first run on a new prompt version is queued (default 48; 0: off). */
           newPromptHours: Type.Optional(integer(0, 8760)),
           /** An LLM judge grading every queued run against the rubric in the background; absent: no judge runs. */
           judge: Type.Optional(

@@ -133,7 +133,7 @@ describe("buildSystemPrompt", () => {
     expect(withExtra.sections.map((section) => section.name)).toContain("extra");
   });
 
-  it("names its version by what someone changed: not the clock, session lines, memory or the first-run ritual", () => {
+  it("names its version by what someone changed in the agent: not the clock, session lines, tools, mode, memory or the first-run ritual", () => {
     const base = buildSystemPrompt(params()).version;
     expect(base).toMatch(/^[0-9a-f]{16}$/);
     const withFiles = (...extra: { name: string; content: string }[]): LoadedBootstrap => ({
@@ -143,14 +143,17 @@ describe("buildSystemPrompt", () => {
     // What changes every turn or as the agent works leaves the version alone.
     expect(buildSystemPrompt(params({ now: new Date("2026-12-07T09:00:00Z"), extraSystemPrompt: "You are in #ops." })).version).toBe(base);
     expect(buildSystemPrompt(params({ runtime: { agentId: "main", host: "other", os: "linux", node: "v24", model: "x/y" } })).version).toBe(base);
+    // A session's tool policy and a sub-agent's minimal prompt are the same agent.
+    expect(buildSystemPrompt(params({ tools: CORE_TOOLS.slice(1), memoryToolsAvailable: false })).version).toBe(base);
+    expect(buildSystemPrompt(params({ mode: "minimal" })).version).toBe(base);
     const withMemory = buildSystemPrompt(params({ bootstrap: withFiles({ name: "MEMORY.md", content: "The user likes tea." }, { name: "BOOTSTRAP.md", content: "Hello." }) }));
     expect(withMemory.text).toContain("The user likes tea.");
     expect(withMemory.version).toBe(base);
     // What someone changed in the agent does change it.
     const soul: LoadedBootstrap = { files: [bootstrap.files[0]!, { name: "SOUL.md", content: "Be terse.", truncated: false, originalChars: 9 }], warnings: [] };
     expect(buildSystemPrompt(params({ bootstrap: soul })).version).not.toBe(base);
-    expect(buildSystemPrompt(params({ tools: CORE_TOOLS.slice(1) })).version).not.toBe(base);
     expect(buildSystemPrompt(params({ identityName: "Molty" })).version).not.toBe(base);
+    expect(buildSystemPrompt(params({ skills: [] })).version).not.toBe(base);
   });
 
   it("puts the skills index under its budget", () => {
