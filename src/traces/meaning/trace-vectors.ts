@@ -60,9 +60,11 @@ export class TraceVectors {
     this.forgetOne.run(runId);
   }
 
-  /** How many traces there are, and how many have a vector from `embedder`. */
+  /** How many traces there are, and how many have a vector from `embedder` (not counting refused texts' empty ones). */
   coverage(embedder: string): { embedded: number; traces: number } {
-    return this.db.prepare("SELECT (SELECT COUNT(*) FROM trace_vectors WHERE embedder = ?) AS embedded, (SELECT COUNT(*) FROM traces) AS traces").get(embedder) as {
+    return this.db
+      .prepare("SELECT (SELECT COUNT(*) FROM trace_vectors WHERE embedder = ? AND length(vector) > 0) AS embedded, (SELECT COUNT(*) FROM traces) AS traces")
+      .get(embedder) as {
       embedded: number;
       traces: number;
     };

@@ -80,7 +80,7 @@ describe("TraceEmbedding", () => {
       key: "fake",
       embed: async (texts) => {
         batches.push(texts);
-        if (fail && batches.length === 2) throw new Error("HTTP 503 from the provider");
+        if (fail && batches.length === 2) throw Object.assign(new Error("no answer from the provider"), { kind: "unreachable" });
         return texts.map(() => vector(1, 1));
       },
     };
@@ -91,12 +91,50 @@ describe("TraceEmbedding", () => {
     expect(batches.map((b) => b.length)).toEqual([16, 4]);
     expect(batches[0]![0]).toContain("trace 19");
     expect(store.vectors.coverage("fake")).toEqual({ embedded: 16, traces: 20 });
-    expect(quietLogger.warn.mock.calls[0]![0]).toEqual({ err: "HTTP 503 from the provider" });
+    expect(quietLogger.warn.mock.calls[0]![0]).toEqual({ err: "no answer from the provider" });
 
     fail = false;
     worker.kick();
     await vi.waitFor(() => expect(store.vectors.coverage("fake")).toEqual({ embedded: 20, traces: 20 }));
     await worker.close();
     expect(batches).toHaveLength(3);
+  });
+
+  it("a text the provider refuses alone is set aside so the rest go on; a provider that does not answer is not asked text by text", async () => {
+    const store = await openStore();
+    store.write([{ record: record("ok-1", "fine", 1) }, { record: record("poison", "POISON", 2) }, { record: record("ok-2", "also fine", 3) }]);
+    const calls: number[] = [];
+    let down = false;
+    const embedder: TextEmbedder = {
+      key: "fake",
+      embed: async (texts) => {
+        calls.push(texts.length);
+        if (down) throw Object.assign(new Error("no answer from the provider"), { kind: "unreachable" });
+        if (texts.some((t) => t.includes("POISON"))) throw Object.assign(new Error("HTTP 400: input rejected"), { kind: "bad-response" });
+        return texts.map(() => vector(1, 0));
+      },
+    };
+    quietLogger.warn.mockClear();
+    const worker = new TraceEmbedding({ embedder: () => embedder, vectors: async () => store.vectors, logger: quietLogger as never });
+    worker.kick();
+    await vi.waitFor(() => expect(store.vectors.unembedded("fake", 10)).toEqual([]));
+    expect(calls).toEqual([3, 1, 1, 1]);
+    expect(store.vectors.coverage("fake")).toEqual({ embedded: 2, traces: 3 });
+    expect(
+      store.vectors
+        .nearest("fake", vector(1, 0), { limit: 5 })
+        .map((hit) => hit.runId)
+        .sort(),
+    ).toEqual(["ok-1", "ok-2"]);
+    expect(quietLogger.warn).not.toHaveBeenCalled();
+
+    down = true;
+    store.write([{ record: record("later-1", "x", 4) }, { record: record("later-2", "y", 5) }]);
+    calls.length = 0;
+    worker.kick();
+    await vi.waitFor(() => expect(quietLogger.warn).toHaveBeenCalledTimes(1));
+    await worker.close();
+    expect(calls).toEqual([2]);
+    expect(store.vectors.unembedded("fake", 10).map((t) => t.runId)).toEqual(["later-2", "later-1"]);
   });
 });
