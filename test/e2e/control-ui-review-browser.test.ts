@@ -9,6 +9,7 @@ import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gatew
 import { launchChromium, openWatchedPage, SCREENSHOT_DIR } from "../helpers/browser.js";
 import { startIdentityProxy } from "../helpers/identity-proxy.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { tracedRun as runTraced } from "../helpers/traced-run.js";
 
 /**
  * The review queue and run feedback in the Control UI, in a real headless Chromium against the
@@ -67,20 +68,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** Runs a chat turn the fake model answers with `replies` and waits until its trace is stored. */
-async function tracedRun(sessionKey: string, message: string, ...replies: FakeReply[]): Promise<string> {
-  const runId = randomUUID();
-  model.enqueue(...replies);
-  expect((await operator.request("chat.send", { sessionKey, message, idempotencyKey: runId })).ok).toBe(true);
-  await vi.waitFor(
-    async () => {
-      const got = await operator.request("traces.get", { runId });
-      if (!got.ok) throw new Error(`no trace of ${runId} yet: ${got.error.message}`);
-    },
-    { timeout: 30_000, interval: 100 },
-  );
-  return runId;
-}
+/** A chat turn answered with `replies`, once its trace is stored. */
+const tracedRun = (sessionKey: string, message: string, ...replies: FakeReply[]) => runTraced(operator, model, sessionKey, message, ...replies);
 
 /** The queue as the gateway answers it (over its own WebSocket, not the page's). */
 async function reviewList(status: "pending" | "labelled" | "all") {

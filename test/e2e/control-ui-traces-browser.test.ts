@@ -1,13 +1,13 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModelServer, type FakeModelServer, type FakeReply } from "../fakes/model-server.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { launchChromium, openWatchedPage, SCREENSHOT_DIR } from "../helpers/browser.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
+import { tracedRun as runTraced } from "../helpers/traced-run.js";
 
 /**
  * The Control UI's Traces view in a real headless Chromium against the built gateway and the fake
@@ -57,20 +57,8 @@ afterAll(async () => {
   await model?.close();
 });
 
-/** Runs a chat turn the fake model answers with `replies` and waits until its trace is stored (a moment after the run ends). */
-async function tracedRun(sessionKey: string, message: string, ...replies: FakeReply[]): Promise<string> {
-  const runId = randomUUID();
-  model.enqueue(...replies);
-  expect((await operator.request("chat.send", { sessionKey, message, idempotencyKey: runId })).ok).toBe(true);
-  await vi.waitFor(
-    async () => {
-      const got = await operator.request("traces.get", { runId });
-      if (!got.ok) throw new Error(`no trace of ${runId} yet: ${got.error.message}`);
-    },
-    { timeout: 30_000, interval: 100 },
-  );
-  return runId;
-}
+/** A chat turn answered with `replies`, once its trace is stored. */
+const tracedRun = (sessionKey: string, message: string, ...replies: FakeReply[]) => runTraced(operator, model, sessionKey, message, ...replies);
 
 /** A signed-in page on `hash` (page errors and CSP refusals collected). */
 async function openTraces(hash: string) {

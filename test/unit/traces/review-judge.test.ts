@@ -1,44 +1,24 @@
-import fs from "node:fs";
-import os from "node:os";
 import Database from "better-sqlite3";
-import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { calibrate, type GradedPair } from "../../../src/traces/review/calibration.js";
 import { judgePrompt, parseVerdict } from "../../../src/traces/review/judge-prompt.js";
 import { type JudgeCall, type JudgeModel, ReviewJudge } from "../../../src/traces/review/review-judge.js";
 import { rubricHash } from "../../../src/traces/review/review-settings.js";
 import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
+import { traceRecord, useTempTraceStores } from "./trace-fixtures.js";
 import type { TraceRecord } from "../../../src/traces/types.js";
 
 const quietLogger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} } as never;
-const stores: TraceStore[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const stores = useTempTraceStores("judge-");
 
-function record(runId: string, over: Partial<TraceRecord> = {}): TraceRecord {
-  return {
-    runId,
-    sessionKey: "agent:main:main",
-    agentId: "main",
-    source: "chat",
-    startedAt: 1_000,
-    endedAt: 1_010,
-    durationMs: 10,
-    outcome: "ok",
-    model: "fake/m",
+const record = (runId: string, over: Partial<TraceRecord> = {}): TraceRecord =>
+  traceRecord(runId, {
     input: ["what is in notes.md?"],
-    modelCalls: [],
     toolCalls: [{ id: "c1", name: "read", args: { path: "notes.md" }, startedAt: 1_001, resultHead: "buy milk", decision: "allowed" }],
     thinking: ["secret plan"],
     output: "It says: buy milk.",
-    usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0 },
-    compactions: [],
     ...over,
-  };
-}
+  });
 
 const pairs = (label: "pass" | "fail", verdict: "pass" | "fail", n: number, prefix: string): GradedPair[] =>
   Array.from({ length: n }, (_, i) => ({ runId: `${prefix}${i}`, label, verdict }));
@@ -102,13 +82,7 @@ describe("parseVerdict", () => {
   });
 });
 
-async function openStore(): Promise<TraceStore> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-"));
-  dirs.push(dir);
-  const store = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
-  stores.push(store);
-  return store;
-}
+const openStore = () => stores.open();
 
 function queueRuns(store: TraceStore, ids: string[]): void {
   store.write(ids.map((id) => ({ record: record(id) })));
@@ -224,8 +198,7 @@ describe("ReviewJudge", () => {
   });
 
   it("a trace database from before verdicts named their rubric gains the column and keeps its verdicts", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-"));
-    dirs.push(dir);
+    const dir = stores.dir();
     const first = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
     first.write([{ record: record("kept") }]);
     first.reviews.label("kept", "pass", undefined, 1);
@@ -238,7 +211,7 @@ describe("ReviewJudge", () => {
     db.prepare("INSERT INTO review_judgements VALUES ('kept', 'pass', 'PASS', 'm', 2, NULL, NULL)").run();
     db.close();
     const reopened = (await TraceStore.open(tracesDbPath(dir), { create: false }))!;
-    stores.push(reopened);
+    onTestFinished(() => reopened.close());
     expect(reopened.reviews.list("all", 10, undefined, rubricHash("r"))[0]!.judge).toEqual({ verdict: "pass", reason: "PASS", model: "m", at: 2, outdated: true });
     expect(reopened.reviews.judge("kept", { verdict: "fail", reason: "FAIL", model: "m", at: 3, rubricHash: rubricHash("r") })).toBe(true);
     expect(reopened.reviews.list("all", 10, undefined, rubricHash("r"))[0]!.judge).toMatchObject({ verdict: "fail", rubricHash: rubricHash("r") });

@@ -1,8 +1,5 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
+import { describe, expect, it } from "vitest";
+import { traceRecord, useTempTraceStores } from "./trace-fixtures.js";
 import { reviewReasons } from "../../../src/traces/review/review-rules.js";
 import type { ReviewSettings } from "../../../src/traces/review/review-settings.js";
 import type { TraceRecord } from "../../../src/traces/types.js";
@@ -10,27 +7,7 @@ import type { TraceRecord } from "../../../src/traces/types.js";
 const HOUR = 3_600_000;
 const at = (hours: number, minutes = 0) => new Date(2026, 11, 7, hours, minutes).getTime();
 
-function record(over: Partial<TraceRecord> = {}): TraceRecord {
-  return {
-    runId: "r1",
-    sessionKey: "agent:main:main",
-    agentId: "main",
-    source: "chat",
-    startedAt: at(12),
-    endedAt: at(12),
-    durationMs: 10,
-    outcome: "ok",
-    model: "fake/m",
-    input: ["hi"],
-    modelCalls: [],
-    toolCalls: [],
-    thinking: [],
-    output: "ok",
-    usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0 },
-    compactions: [],
-    ...over,
-  };
-}
+const record = (over: Partial<TraceRecord> = {}): TraceRecord => traceRecord("r1", { startedAt: at(12), endedAt: at(12), ...over });
 
 const settings = (over: Partial<ReviewSettings> = {}): ReviewSettings => ({
   enabled: true,
@@ -71,16 +48,11 @@ describe("reviewReasons", () => {
 });
 
 describe("routing by prompt version", () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const stores = useTempTraceStores("prompt-rule-");
 
   it("an agent's first version is its baseline; a later one queues every run for newPromptHours", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "prompt-rule-"));
-    dirs.push(dir);
-    const store = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
-    try {
+    const store = await stores.open();
+    {
       const rules = settings({ newModelMs: 0 });
       let n = 0;
       const route = (agentId: string, promptVersion: string | undefined, startedAt: number): string[] => {
@@ -100,8 +72,6 @@ describe("routing by prompt version", () => {
       // Versions are per agent: another agent's first is its own baseline.
       expect(route("ops", "v2", at(12))).toEqual([]);
       expect(route("ops", "v3", at(13))).toEqual(["new-prompt"]);
-    } finally {
-      store.close();
     }
   });
 });

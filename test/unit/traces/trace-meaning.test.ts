@@ -1,45 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type TextEmbedder, TraceEmbedding } from "../../../src/traces/meaning/trace-embedding.js";
-import { TraceStore, tracesDbPath } from "../../../src/traces/trace-store.js";
+import { traceRecord, useTempTraceStores } from "./trace-fixtures.js";
 import type { TraceRecord } from "../../../src/traces/types.js";
 
-const stores: TraceStore[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function openStore(): Promise<TraceStore> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "meaning-"));
-  dirs.push(dir);
-  const store = (await TraceStore.open(tracesDbPath(dir), { create: true }))!;
-  stores.push(store);
-  return store;
-}
-
-function record(runId: string, output: string, startedAt: number): TraceRecord {
-  return {
-    runId,
-    sessionKey: "agent:main:main",
-    agentId: "main",
-    source: "chat",
-    startedAt,
-    endedAt: startedAt + 10,
-    durationMs: 10,
-    outcome: "ok",
-    input: ["hi"],
-    modelCalls: [],
-    toolCalls: [],
-    thinking: [],
-    output,
-    usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
-    compactions: [],
-  };
-}
+const stores = useTempTraceStores("meaning-");
+const openStore = () => stores.open();
+const record = (runId: string, output: string, startedAt: number): TraceRecord => traceRecord(runId, { output, startedAt, endedAt: startedAt + 10 });
 
 const vector = (...values: number[]) => Float32Array.from(values);
 const quietLogger = { info: () => {}, warn: vi.fn(), debug: () => {}, error: () => {} };
