@@ -1,7 +1,7 @@
 import path from "node:path";
 import { loadConfig, resolveStateDir } from "../config/index.js";
 import { startEvalGateway, type EvalAgent } from "./eval/eval-gateway.js";
-import { judgeAgents, prepareWorkspace, rubricJudge, runTask, trialAgentId, workspaceRoot, type TaskReport } from "./eval/eval-runner.js";
+import { judgeAgents, prepareWorkspace, runTask, taskJudges, trialAgentId, workspaceRoot, type TaskReport } from "./eval/eval-runner.js";
 import { compareToBaseline, readBaseline, renderReport, type EvalReport } from "./eval/report.js";
 import { loadSuite } from "./eval/task-file.js";
 import { CliError, printJson } from "./output.js";
@@ -44,7 +44,7 @@ export async function evalRunCommand(suiteDir: string, flags: EvalRunFlags): Pro
   const reports: TaskReport[] = [];
   try {
     for (const [i, task] of tasks.entries()) {
-      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), rubricJudge(gateway.client, task, judges));
+      const report = await runTask(gateway.client, task, i, trials, (id) => path.join(workspaces, id), taskJudges(gateway.client, task, judges));
       reports.push(report);
       if (!flags.json) process.stderr.write(`  ${task.name}: ${report.passes}/${trials}\n`);
     }

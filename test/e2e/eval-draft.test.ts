@@ -19,7 +19,7 @@ const text = (m: Message | undefined): string => (typeof m?.content === "string"
 let model: FakeModelServer;
 let gw: GatewayProcess;
 let sock: TestSocket;
-/** Once true, the model answers as a better agent would, and judges rubrics. */
+/** Once true, the model answers as a better agent would. It judges rubrics and compares answers. */
 let improved = false;
 
 function responder(request: RecordedRequest): FakeReply {
@@ -27,6 +27,10 @@ function responder(request: RecordedRequest): FakeReply {
   const last = messages[messages.length - 1];
   const prompt = text([...messages].reverse().find((m) => m.role === "user"));
   if (prompt.includes("You grade an AI agent's answer")) return { text: /Paris|blue/.test(prompt) ? "PASS It is right." : "FAIL It is wrong." };
+  if (prompt.includes("You compare two answers")) {
+    const [a, b] = [/Answer A:\n(.*)/.exec(prompt)?.[1], /Answer B:\n(.*)/.exec(prompt)?.[1]].map((answer) => answer?.includes("blue"));
+    return { text: a === b ? "TIE Both say blue." : a ? "A It says blue." : "B It says blue." };
+  }
   if (last?.role === "tool") return { text: "The note says blue." };
   if (prompt.includes("capital of France")) return { text: improved ? "Paris." : "Berlin." };
   if (prompt.includes("notes.txt")) return { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] };
@@ -89,7 +93,7 @@ describe("openclaw eval draft", () => {
     expect(report.kept.map((k) => k.runId)).toEqual([wrong]);
     expect(fs.readFileSync(path.join(suite, `review-${wrong}.yaml`), "utf8")).toContain("# edited by hand");
     expect(parseYaml(fs.readFileSync(path.join(suite, `review-${right}.yaml`), "utf8")).graders).toEqual([
-      { rubric: expect.stringContaining('An operator judged this earlier reply right: "The note says blue."') },
+      { compare: { rubric: "It does what the user asked. The reference is a reply an operator judged right.", reference: "The note says blue." } },
       { toolCalled: "read" },
     ]);
 

@@ -21,6 +21,11 @@ function capableModel(request: RecordedRequest): FakeReply {
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
   const prompt = text(lastUser);
   if (prompt.includes("You grade an AI agent's answer")) return { text: /final answer:\s*[^\n]*Ada/.test(prompt) ? "PASS It names Ada." : "FAIL It does not name Ada." };
+  if (prompt.includes("You compare two answers")) {
+    // The answer that names Ada is the better one; two that both do (or neither does) tie.
+    const [a, b] = [/Answer A:\n([^\n]*)/.exec(prompt)?.[1] ?? "", /Answer B:\n([^\n]*)/.exec(prompt)?.[1] ?? ""].map((answer) => answer.includes("Ada"));
+    return { text: a === b ? "TIE Both answers say the same." : a ? "A It names Ada." : "B It names Ada." };
+  }
   if (last?.role === "tool") {
     const result = text(last);
     const number = /secret number: (\d+)/.exec(result)?.[1];
@@ -146,6 +151,35 @@ describe("openclaw eval run", () => {
     expect(report.tasks.find((t: { name: string }) => t.name === "reply-exact")).toMatchObject({ passes: 1 });
     const traced = await runCli(["traces", "show", slow.results[0].runIds[0], "--json"], { OPENCLAW_STATE_DIR: report.stateDir });
     expect(JSON.parse(traced.output).trace.outcome).toBe("timeout");
+  }, 180_000);
+
+  it("compares each reply with a reference answer in both orders: a reply at least as good passes, a worse one fails saying how each order went", async () => {
+    const suite = makeTempDir("eval-suite-");
+    const task = (reference: string) => `prompt: "What is my name?"\ngraders:\n  - compare: { rubric: "Tells the user their name.", reference: "${reference}" }\n`;
+    fs.writeFileSync(path.join(suite, "a-unknown.yaml"), task("I do not know your name."));
+    fs.writeFileSync(path.join(suite, "b-known.yaml"), task("Your name is Ada."));
+    server.setResponder(capableModel);
+    const requestsBefore = server.requests.length;
+    const { code, output } = await runCli(["eval", "run", suite, "--json"], evalEnv(makeTempDir()), 120_000);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output.slice(output.indexOf("{")));
+    // The agent does not know the name: as good as "I do not know", worse than "Your name is Ada".
+    expect(report.tasks[0].results[0].graders).toEqual([{ grader: 'compare "Tells the user their name." with the reference', pass: true }]);
+    const [worse] = report.tasks[1].results[0].graders;
+    expect(worse).toMatchObject({ grader: 'compare "Tells the user their name." with the reference', pass: false });
+    expect(worse.detail).toMatch(
+      /^the reply as A: worse \(judge \(run [0-9a-f-]{36}\): B It names Ada\.\); the reply as B: worse \(judge \(run [0-9a-f-]{36}\): A It names Ada\.\)$/,
+    );
+    const asked = server.requests.slice(requestsBefore).filter((r) => text((r.body as { messages: Message[] }).messages.at(-1)).includes("You compare two answers"));
+    // Two trials, each judged twice: the reply first, then the reference first.
+    expect(asked).toHaveLength(4);
+    const pairs = asked.map((r) => /Answer A:\n(.*)\n\nAnswer B:\n(.*)\n/.exec(text((r.body as { messages: Message[] }).messages.at(-1)))?.slice(1));
+    expect(pairs).toEqual(
+      expect.arrayContaining([
+        ["I don't know.", "I do not know your name."],
+        ["I do not know your name.", "I don't know."],
+      ]),
+    );
   }, 180_000);
 
   it("bounds the rubric judge's run by the task's timeoutSeconds: a judge that does not answer fails that grader, and the suite goes on", async () => {

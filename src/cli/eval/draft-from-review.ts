@@ -11,7 +11,8 @@ export interface DraftedTask {
   text: string;
 }
 
-const OUTPUT_HEAD_CHARS = 300;
+/** The reply a passed run's draft compares with: long enough for a judge to weigh, short enough to read. */
+const REFERENCE_MAX_CHARS = 4000;
 const MAX_TOOL_GRADERS = 3;
 
 /** The file a run's draft is written to: one per run, so drafting again never makes a second copy. */
@@ -22,8 +23,9 @@ export function draftFileName(runId: string): string {
 /**
  * A task file drafted from a run an operator labelled: the run's messages as the prompt, and a
  * grader from the verdict — for a failed run, a rubric naming the problem the operator wrote
- * down; for a passed run, a rubric holding its reply as the reference and a `toolCalled` for each
- * tool it used successfully. The header says what a draft cannot know (the session's history
+ * down; for a passed run, a compare grader with its reply as the reference answer (a new reply
+ * passes when the judge finds it at least as good) and a `toolCalled` for each tool it used
+ * successfully. The header says what a draft cannot know (the session's history
  * before the run, the workspace's files) so the operator finishes it.
  */
 export function draftTask(item: ReviewItem & { label: ReviewLabel }, trace: TraceRecord, dir: string): DraftedTask {
@@ -38,7 +40,10 @@ export function draftTask(item: ReviewItem & { label: ReviewLabel }, trace: Trac
         ]
       : [
           {
-            rubric: `An operator judged this earlier reply right${note ? ` ("${note}")` : ""}: "${trace.output.slice(0, OUTPUT_HEAD_CHARS)}". PASS if this reply does what the user asked as well as that one did.`,
+            compare: {
+              rubric: `It does what the user asked. The reference is a reply an operator judged right${note ? ` ("${note}")` : ""}.`,
+              reference: trace.output.length > REFERENCE_MAX_CHARS ? `${trace.output.slice(0, REFERENCE_MAX_CHARS)}…` : trace.output,
+            },
           },
           ...[...new Set(trace.toolCalls.filter((call) => !call.isError && call.decision === "allowed").map((call) => call.name))]
             .slice(0, MAX_TOOL_GRADERS)

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { GatewayClient } from "../../gateway/client.js";
 import type { TraceRecord } from "../../traces/index.js";
-import { grade, type GraderResult, type RubricJudge, type TrialOutput } from "./graders.js";
+import { grade, type GraderResult, type Judges, type PairJudge, type RubricJudge, type TrialOutput } from "./graders.js";
 import { passMetrics } from "./metrics.js";
 import type { EvalTask } from "./task-file.js";
 
@@ -67,12 +67,12 @@ export async function runTask(
   taskIndex: number,
   trials: number,
   workspaceOf: (agentId: string) => string,
-  judge: RubricJudge,
+  judges: Judges,
 ): Promise<TaskReport> {
   const results: TrialResult[] = [];
   for (let trial = 1; trial <= trials; trial += 1) {
     const agentId = trialAgentId(taskIndex, trial);
-    results.push(await runTrial(client, task, trial, agentId, workspaceOf(agentId), judge));
+    results.push(await runTrial(client, task, trial, agentId, workspaceOf(agentId), judges));
   }
   const passes = results.filter((r) => r.pass).length;
   const mean = (pick: (r: TrialResult) => number) => Math.round(results.reduce((sum, r) => sum + pick(r), 0) / results.length);
@@ -89,7 +89,7 @@ export async function runTask(
   };
 }
 
-async function runTrial(client: GatewayClient, task: EvalTask, trial: number, agentId: string, workspaceDir: string, judge: RubricJudge): Promise<TrialResult> {
+async function runTrial(client: GatewayClient, task: EvalTask, trial: number, agentId: string, workspaceDir: string, judges: Judges): Promise<TrialResult> {
   const sessionKey = `agent:${agentId}:eval`;
   const runIds: string[] = [];
   let finalText = "";
@@ -119,7 +119,7 @@ async function runTrial(client: GatewayClient, task: EvalTask, trial: number, ag
     traces.push(found.trace);
   }
   const output: TrialOutput = { finalText, traces, workspaceDir };
-  const graders = error ? [{ grader: "run ended ok", pass: false, detail: error }] : await grade(task.graders, output, judge);
+  const graders = error ? [{ grader: "run ended ok", pass: false, detail: error }] : await grade(task.graders, output, judges);
   const infrastructure = error ? failedModelCall(traces.at(-1)) : undefined;
   return {
     trial,
@@ -148,43 +148,85 @@ export function prepareWorkspace(dir: string, fixture: string | undefined): void
   if (fixture) fs.cpSync(fixture, dir, { recursive: true });
 }
 
+/** The judges of a task's graders: the rubric judge and the comparing judge, on the suite's judge agents. */
+export function taskJudges(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): Judges {
+  return { rubric: rubricJudge(client, task, agents), compare: pairJudge(client, task, agents.get(undefined) ?? JUDGE_AGENT) };
+}
+
 /**
  * The rubric grader: the judge agent (no tools) reads the rubric and the reply in a fresh session
- * each time. Its run has the task's `timeoutSeconds` as every message of the trial does; a judge
- * run that does not end ok fails the grader with how it ended, and the suite goes on.
+ * each time, and answers PASS or FAIL.
  */
-export function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): RubricJudge {
+function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): RubricJudge {
   return async (rubric, output, judgeModel) => {
-    const runId = randomUUID();
-    const agentId = agents.get(judgeModel) ?? JUDGE_AGENT;
     const prompt = [
       "You grade an AI agent's answer against a rubric. Judge only by the rubric.",
       `Rubric:\n${rubric}`,
-      `The messages the agent was sent:\n${task.messages.map((m) => `- ${m}`).join("\n")}`,
+      sentMessages(task),
       `The agent's final answer:\n${output.finalText || "(no text)"}`,
       "Reply with PASS or FAIL as the first word, then one sentence saying why.",
     ].join("\n\n");
-    const final = (await client.call(
-      "agent",
-      { message: prompt, idempotencyKey: runId, agentId, sessionKey: `agent:${agentId}:judge-${runId}`, timeout: task.timeoutSeconds },
-      { expectFinal: true, timeoutMs: (task.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000 },
-    )) as {
-      status: string;
-      summary?: string;
-      result?: { payloads?: { text: string }[] };
-    };
-    if (final.status !== "ok") {
-      const limit = final.status === "timeout" ? ` (the task's timeoutSeconds, ${task.timeoutSeconds})` : "";
-      return { pass: false, reason: `the judge's run ${runId} ended ${final.status}${limit}${final.summary ? `: ${final.summary}` : ""}` };
-    }
-    const verdict = (final.result?.payloads ?? [])
-      .map((p) => p.text)
-      .join(" ")
-      .trim();
-    const word = /^\W*(PASS|FAIL)\b/i.exec(verdict)?.[1]?.toUpperCase();
-    if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${runId}): ${verdict.slice(0, 200) || "no text"}` };
-    return { pass: word === "PASS", reason: `judge (run ${runId}): ${verdict.slice(0, 300)}` };
+    const answer = await askJudge(client, task, agents.get(judgeModel) ?? JUDGE_AGENT, prompt);
+    if ("failed" in answer) return { pass: false, reason: answer.failed };
+    const word = /^\W*(PASS|FAIL)\b/i.exec(answer.text)?.[1]?.toUpperCase();
+    if (!word) return { pass: false, reason: `the judge gave no PASS/FAIL verdict (run ${answer.runId}): ${answer.text.slice(0, 200) || "no text"}` };
+    return { pass: word === "PASS", reason: `judge (run ${answer.runId}): ${answer.text.slice(0, 300)}` };
   };
+}
+
+/** The compare grader's judge: which of two answers, A or B, meets the rubric better, or TIE. */
+function pairJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agentId: string): PairJudge {
+  return async (rubric, [a, b]) => {
+    const prompt = [
+      "You compare two answers an AI agent gave to the same messages, by a rubric. Judge only by the rubric; which answer comes first says nothing.",
+      `Rubric:\n${rubric}`,
+      sentMessages(task),
+      `Answer A:\n${a || "(no text)"}`,
+      `Answer B:\n${b || "(no text)"}`,
+      "Reply with A or B as the first word, whichever meets the rubric better, or TIE when neither does better; then one sentence saying why.",
+    ].join("\n\n");
+    const answer = await askJudge(client, task, agentId, prompt);
+    if ("failed" in answer) return { reason: answer.failed };
+    const choice = /^\W*(A|B|TIE)\b/i.exec(answer.text)?.[1]?.toUpperCase() as "A" | "B" | "TIE" | undefined;
+    if (!choice) return { reason: `the judge gave no A/B/TIE verdict (run ${answer.runId}): ${answer.text.slice(0, 200) || "no text"}` };
+    return { choice, reason: `judge (run ${answer.runId}): ${answer.text.slice(0, 300)}` };
+  };
+}
+
+function sentMessages(task: Pick<EvalTask, "messages">): string {
+  return `The messages the agent was sent:\n${task.messages.map((m) => `- ${m}`).join("\n")}`;
+}
+
+/**
+ * One question to a judge agent, in a fresh session. Its run has the task's `timeoutSeconds` as
+ * every message of the trial does; a run that does not end ok is a failure saying how it ended,
+ * and the suite goes on.
+ */
+async function askJudge(
+  client: GatewayClient,
+  task: Pick<EvalTask, "timeoutSeconds">,
+  agentId: string,
+  prompt: string,
+): Promise<{ text: string; runId: string } | { failed: string }> {
+  const runId = randomUUID();
+  const final = (await client.call(
+    "agent",
+    { message: prompt, idempotencyKey: runId, agentId, sessionKey: `agent:${agentId}:judge-${runId}`, timeout: task.timeoutSeconds },
+    { expectFinal: true, timeoutMs: (task.timeoutSeconds + ANSWER_GRACE_SECONDS) * 1000 },
+  )) as {
+    status: string;
+    summary?: string;
+    result?: { payloads?: { text: string }[] };
+  };
+  if (final.status !== "ok") {
+    const limit = final.status === "timeout" ? ` (the task's timeoutSeconds, ${task.timeoutSeconds})` : "";
+    return { failed: `the judge's run ${runId} ended ${final.status}${limit}${final.summary ? `: ${final.summary}` : ""}` };
+  }
+  const text = (final.result?.payloads ?? [])
+    .map((p) => p.text)
+    .join(" ")
+    .trim();
+  return { text, runId };
 }
 
 export function workspaceRoot(stateDir: string): string {

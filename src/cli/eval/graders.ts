@@ -22,8 +22,19 @@ export interface GraderResult {
 /** Asks a model (`judgeModel`; absent: the default judge's) to judge the reply against a rubric; resolves with its verdict. */
 export type RubricJudge = (rubric: string, output: TrialOutput, judgeModel?: string) => Promise<{ pass: boolean; reason: string }>;
 
-/** Runs the code graders first; a rubric grader only when the task has one (it costs a model call). */
-export async function grade(graders: readonly GraderSpec[], output: TrialOutput, judge: RubricJudge): Promise<GraderResult[]> {
+/**
+ * Asks the default judge which of two answers (A and B, in that order) better meets the rubric:
+ * `choice` is "A", "B" or "TIE", absent when it gave no such verdict.
+ */
+export type PairJudge = (rubric: string, answers: readonly [string, string]) => Promise<{ choice?: "A" | "B" | "TIE"; reason: string }>;
+
+export interface Judges {
+  rubric: RubricJudge;
+  compare: PairJudge;
+}
+
+/** Runs the code graders first; a judged grader only when the task has one (it costs model calls). */
+export async function grade(graders: readonly GraderSpec[], output: TrialOutput, judges: Judges): Promise<GraderResult[]> {
   const results: GraderResult[] = [];
   const tools = output.traces.flatMap((t) => t.toolCalls);
   for (const g of graders) {
@@ -45,10 +56,12 @@ export async function grade(graders: readonly GraderSpec[], output: TrialOutput,
     else if ("noApprovalRequested" in g) {
       const asked = tools.filter((t) => t.approval?.policy === "ask");
       results.push(check("noApprovalRequested", asked.length === 0, `approval asked for: ${asked.map((t) => t.approval!.command).join("; ")}`));
+    } else if ("compare" in g) {
+      results.push(await comparedWithReference(g.compare, output, judges.compare));
     } else if (g.judges) {
-      results.push(await judgedByVote(g.rubric, g.judges, output, judge));
+      results.push(await judgedByVote(g.rubric, g.judges, output, judges.rubric));
     } else {
-      const verdict = await judge(g.rubric, output);
+      const verdict = await judges.rubric(g.rubric, output);
       results.push(check(`rubric ${JSON.stringify(short(g.rubric))}`, verdict.pass, verdict.reason));
     }
   }
@@ -64,6 +77,33 @@ async function judgedByVote(rubric: string, judges: readonly string[], output: T
   const passes = votes.filter((vote) => vote.pass).length;
   const detail = `${passes} of ${judges.length} judges PASS: ${votes.map((vote, i) => `${judges[i]}: ${vote.pass ? "PASS" : "FAIL"} (${vote.reason})`).join("; ")}`;
   return check(`rubric ${JSON.stringify(short(rubric))} by ${judges.length} judges`, passes * 2 > judges.length, detail);
+}
+
+/**
+ * The reply beside a reference answer, judged twice with the two in either order (a judge tends
+ * to favour one position): it passes when the reply is at least as good in both, that is the
+ * judge picked it or called a tie each time. A judge whose choice followed the position, not the
+ * answers, fails it, and the detail says so.
+ */
+async function comparedWithReference(spec: { rubric: string; reference: string }, output: TrialOutput, judge: PairJudge): Promise<GraderResult> {
+  const reply = output.finalText;
+  const [replyFirst, replySecond] = await Promise.all([judge(spec.rubric, [reply, spec.reference]), judge(spec.rubric, [spec.reference, reply])]);
+  const outcomes = [outcomeOf(replyFirst.choice, "A"), outcomeOf(replySecond.choice, "B")] as const;
+  const pass = outcomes.every((o) => o === "better" || o === "as good");
+  const positional = replyFirst.choice !== undefined && replyFirst.choice !== "TIE" && replyFirst.choice === replySecond.choice;
+  const detail = [
+    `the reply as A: ${outcomes[0]} (${replyFirst.reason})`,
+    `the reply as B: ${outcomes[1]} (${replySecond.reason})`,
+    ...(positional ? [`the judge chose ${replyFirst.choice} both times: its choice followed the position, not the answers`] : []),
+  ].join("; ");
+  return check(`compare ${JSON.stringify(short(spec.rubric))} with the reference`, pass, detail);
+}
+
+/** How the reply (in position `replyAt`) fared in one comparison. */
+function outcomeOf(choice: "A" | "B" | "TIE" | undefined, replyAt: "A" | "B"): "better" | "as good" | "worse" | "no verdict" {
+  if (choice === undefined) return "no verdict";
+  if (choice === "TIE") return "as good";
+  return choice === replyAt ? "better" : "worse";
 }
 
 function fileCheck(spec: { path: string; contains?: string; equals?: string; exists?: boolean }, workspaceDir: string): GraderResult {

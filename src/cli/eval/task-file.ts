@@ -33,6 +33,21 @@ const Grader = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      /** The judge compares the reply with a reference answer, in both orders; it passes when the reply is at least as good. */
+      compare: Type.Object(
+        {
+          rubric: Type.String({ minLength: 1 }),
+          reference: Type.Optional(Type.String({ minLength: 1 })),
+          /** A file holding the reference answer, relative to the task file. */
+          referenceFile: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 const TaskSchema = Type.Object(
@@ -68,7 +83,13 @@ const TaskSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export type GraderSpec = Static<typeof Grader>;
+/** A compare grader as loaded: its reference answer as text, wherever the file gave it. */
+export interface CompareGrader {
+  compare: { rubric: string; reference: string };
+}
+
+/** A grader of a loaded task. */
+export type GraderSpec = Exclude<Static<typeof Grader>, { compare: unknown }> | CompareGrader;
 
 export interface EvalTask {
   /** The task's name: `name`, else its file name without extension. */
@@ -113,7 +134,8 @@ export function loadTask(file: string): EvalTask {
   }
   const task = raw as Static<typeof TaskSchema>;
   if (!task.prompt === !task.conversation) throw new CliError(`eval task ${file}: give exactly one of prompt or conversation`);
-  task.graders.forEach((grader, i) => {
+  const graders: GraderSpec[] = task.graders.map((grader, i) => ("compare" in grader ? { compare: withReferenceText(grader.compare, file, i) } : grader));
+  graders.forEach((grader, i) => {
     if ("file" in grader) {
       const why = fileGraderProblem(grader.file);
       if (why) throw new CliError(`eval task ${file}: graders[${i}] file: ${why}`);
@@ -135,8 +157,27 @@ export function loadTask(file: string): EvalTask {
     agent: task.agent ?? {},
     ...(workspace ? { workspace } : {}),
     timeoutSeconds: task.timeoutSeconds ?? 300,
-    graders: task.graders,
+    graders,
   };
+}
+
+/** A compare grader with its reference answer as text: `reference`, or the content of `referenceFile` (relative to the task file). */
+function withReferenceText(spec: { rubric: string; reference?: string; referenceFile?: string }, file: string, index: number): { rubric: string; reference: string } {
+  const where = `eval task ${file}: graders[${index}] compare`;
+  if ((spec.reference === undefined) === (spec.referenceFile === undefined)) throw new CliError(`${where}: give exactly one of reference or referenceFile`);
+  if (spec.reference !== undefined) return { rubric: spec.rubric, reference: spec.reference };
+  const full = path.resolve(path.dirname(file), spec.referenceFile!);
+  let text: string;
+  try {
+    text = fs.readFileSync(full, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `${where}: referenceFile ${spec.referenceFile} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (err as Error).message})`} (relative to the task file)`,
+    );
+  }
+  if (text.trim() === "") throw new CliError(`${where}: referenceFile ${spec.referenceFile} is empty`);
+  return { rubric: spec.rubric, reference: text.trimEnd() };
 }
 
 /** What makes a file grader check less than it says, in words; undefined when it is sound. */

@@ -1,18 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { judgeAgents } from "../../../src/cli/eval/eval-runner.js";
-import { grade, type RubricJudge } from "../../../src/cli/eval/graders.js";
+import { grade, type Judges, type RubricJudge } from "../../../src/cli/eval/graders.js";
 
 const output = { finalText: "Hello, Ada!", traces: [], workspaceDir: "/nowhere" };
 
 /** Each model's verdict, as a judge would give it; the calls it was asked in. */
-function judgeBy(verdicts: Record<string, boolean | "no verdict">): { judge: RubricJudge; asked: (string | undefined)[] } {
+function judgeBy(verdicts: Record<string, boolean | "no verdict">): { judge: Judges; asked: (string | undefined)[] } {
   const asked: (string | undefined)[] = [];
   const judge: RubricJudge = async (_rubric, _output, model) => {
     asked.push(model);
     const verdict = verdicts[model ?? "default"];
     return verdict === "no verdict" ? { pass: false, reason: "the judge gave no PASS/FAIL verdict" } : { pass: verdict === true, reason: verdict ? "PASS ok" : "FAIL no" };
   };
-  return { judge, asked };
+  const compare = async () => {
+    throw new Error("no compare grader in these tasks");
+  };
+  return { judge: { rubric: judge, compare }, asked };
 }
 
 describe("a rubric decided by several judges", () => {
