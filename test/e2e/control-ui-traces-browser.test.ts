@@ -12,7 +12,8 @@ import { tracedRun as runTraced } from "../helpers/traced-run.js";
 /**
  * The Control UI's Traces view in a real headless Chromium against the built gateway and the fake
  * model: runs listed from traces.list, one opened as a tree from traces.get (from its row and by
- * a deep link), the session filter, capped texts, an unknown run, and markup shown as text.
+ * a deep link), the session filter, capped texts, an unknown run, markup shown as text, and the
+ * traces searched by words and by meaning (the fake model server's embeddings).
  */
 
 const WAIT = { timeout: 30_000 };
@@ -31,7 +32,10 @@ beforeAll(async () => {
   const stateDir = makeTempDir();
   fs.mkdirSync(path.join(stateDir, "workspace"), { recursive: true });
   fs.writeFileSync(path.join(stateDir, "workspace", "notes.txt"), "the launch code is blue\n");
-  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content: fakeModelConfig(model, stateDir) } });
+  // Meaning search on: every trace is embedded in the background with the fake embeddings.
+  const memory = { search: { provider: "fake", model: "fake-embedding", remote: { baseUrl: `${model.url}/v1`, apiKey: "sk-fake-embed" } } };
+  const content = fakeModelConfig(model, stateDir, { memory, diagnostics: { traces: { search: { embeddings: true } } } });
+  gw = await startGateway({ stateDir, configFile: { name: "openclaw.json", content } });
   base = `http://127.0.0.1:${gw.port}/`;
   operator = (await openOperator(gw.url, gw.token)).sock;
   browser = await launchChromium();
@@ -160,6 +164,46 @@ describe("Control UI Traces view in Chromium", { timeout: 120_000 }, () => {
     await page.locator(".trace-run").waitFor({ state: "detached", ...WAIT });
     expect(new URL(page.url()).hash).toBe("#/traces");
     expect(await page.locator(".nav a[aria-current=page]").textContent()).toBe("Traces");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("searches the traces by their words, and by meaning for a run that shares no word with the query; each hit opens its run", async () => {
+    // The background embedder has caught up with the three runs.
+    await expect.poll(async () => (await operator.request("traces.search", { query: "deployment", mode: "meaning" })).payload?.coverage, WAIT).toEqual({ embedded: 3, traces: 3 });
+    const { context, page, problems } = await openTraces("#/traces");
+    const search = page.getByRole("search", { name: "Search traces" });
+    const hits = page.locator(".trace-hits");
+    await search.getByLabel("Search").fill("launch");
+    await search.locator("button", { hasText: "Search" }).click();
+    await hits.locator(".hit").first().waitFor(WAIT);
+    expect(await hits.locator(".hit").evaluateAll((items) => items.map((li) => li.getAttribute("data-run")))).toEqual([runs.tool]);
+    expect(await hits.locator(".snippet").textContent()).toContain("launch code is blue");
+    expect(await hits.locator("[role=status]").textContent()).toMatch(/1 run\(s\) with “launch”/);
+
+    // "deployment" shares no word with any run; by meaning, the run about a launch comes first.
+    await search.getByLabel("Search").fill("deployment");
+    await search.getByLabel("By meaning").check();
+    await search.locator("button", { hasText: "Search" }).click();
+    await expect.poll(() => hits.locator("[role=status]").textContent(), WAIT).toMatch(/run\(s\) about “deployment” · 3 of 3 traces embedded so far/);
+    expect(await hits.locator(".hit").first().getAttribute("data-run")).toBe(runs.tool);
+    expect(await hits.locator(".hit").first().locator(".score").textContent()).toMatch(/^similarity 0\.\d\d$/);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, "traces-search.png"), fullPage: true });
+
+    // A query with no word: the gateway's refusal, and no stale results.
+    await search.getByLabel("By meaning").uncheck();
+    await search.getByLabel("Search").fill("!!!");
+    await search.locator("button", { hasText: "Search" }).click();
+    await page.locator(".error", { hasText: "query has no word to search for" }).waitFor(WAIT);
+    expect(await hits.count()).toBe(0);
+
+    await search.getByLabel("Search").fill("launch");
+    await search.locator("button", { hasText: "Search" }).click();
+    await hits.locator(`.hit[data-run="${runs.tool}"] a`).click();
+    await openedRun(page, runs.tool);
+    expect(new URL(page.url()).hash).toBe(`#/traces/${runs.tool}`);
+    await search.locator("button", { hasText: "Clear" }).click();
+    expect(await hits.count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

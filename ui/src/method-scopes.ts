@@ -36,6 +36,7 @@ export const METHOD_SCOPES = {
   "question.resolve": "operator.questions",
   "traces.feedback": "operator.write",
   "traces.review.label": "operator.write",
+  "traces.review.regrade": "operator.write",
 } as const;
 
 export type ScopedMethod = keyof typeof METHOD_SCOPES;

@@ -21,5 +21,5 @@ export function renderLabel(item: Pick<ReviewItem, "label" | "note" | "labelledA
 
 /** An automatic judge's verdict, its reason and the model that judged. */
 export function renderJudge(judge: ReviewJudge): TemplateResult {
-  return html`<span class="chip verdict" data-verdict=${judge.verdict} title=${judge.at ? formatTime(judge.at) : ""}>${judge.verdict}</span>${judge.reason ? html` <span class="note">${judge.reason}</span>` : nothing}${judge.model ? html` <span class="hint">(${judge.model})</span>` : nothing}${judge.outdated ? html` <span class="hint outdated" title="openclaw traces regrade grades it again">graded under an earlier rubric</span>` : nothing}`;
+  return html`<span class="chip verdict" data-verdict=${judge.verdict} title=${judge.at ? formatTime(judge.at) : ""}>${judge.verdict}</span>${judge.reason ? html` <span class="note">${judge.reason}</span>` : nothing}${judge.model ? html` <span class="hint">(${judge.model})</span>` : nothing}${judge.outdated ? html` <span class="hint outdated" title="Grade again (or openclaw traces regrade) grades it with the current rubric">graded under an earlier rubric</span>` : nothing}`;
 }

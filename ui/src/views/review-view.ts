@@ -9,11 +9,14 @@ import type { ReviewLabelledDetail } from "./review-label-form.js";
 import "./review-label-form.js";
 
 const LIMIT = 200;
+const REGRADE = "traces.review.regrade";
 
 /**
  * The review queue (traces.review.list): runs the gateway routed to an operator by rule, newest
  * first, filtered by status, with how many wait and how many are labelled. Each opens its run's
- * trace; Pass / Fail (traces.review.label, operator.write) labels it in place.
+ * trace; Pass / Fail (traces.review.label, operator.write) labels it in place. When verdicts of
+ * the judge are outdated (an earlier rubric) or errors, "Grade again" (traces.review.regrade,
+ * operator.write) has the gateway's judge grade them again in the background.
  */
 export class ReviewView extends ViewElement {
   static properties = {
@@ -24,6 +27,7 @@ export class ReviewView extends ViewElement {
     error: { state: true },
     missing: { state: true },
     loaded: { state: true },
+    regraded: { state: true },
   };
   declare status: ReviewStatus;
   declare items: ReviewItem[];
@@ -31,6 +35,8 @@ export class ReviewView extends ViewElement {
   declare error: string | undefined;
   declare missing: boolean;
   declare loaded: boolean;
+  /** What the last "Grade again" did. */
+  declare regraded: string | undefined;
 
   constructor() {
     super();
@@ -60,6 +66,15 @@ export class ReviewView extends ViewElement {
     void this.load();
   }
 
+  /** Drops the outdated and failed verdicts; the judge grades those runs again as it gets to them. */
+  private async regrade(): Promise<void> {
+    const res = await call<{ dropped: number }>(this.client, REGRADE, {});
+    this.error = res.ok ? undefined : res.message;
+    if (!res.ok) return;
+    this.regraded = `${formatNumber(res.value.dropped)} verdict(s) dropped: the judge grades those runs again in the background (Refresh shows its new verdicts).`;
+    await this.load();
+  }
+
   /** A label the gateway stored: the row shows it at once and the counts follow. */
   private labelled(event: CustomEvent<ReviewLabelledDetail>): void {
     const { runId, label, note, at } = event.detail;
@@ -80,11 +95,18 @@ export class ReviewView extends ViewElement {
         </select></label>
         <button type="button" @click=${() => this.load()}>Refresh</button>
         ${this.counts ? html`<span class="review-counts" role="status">${formatNumber(this.counts.pending)} waiting · ${formatNumber(this.counts.labelled)} labelled</span>` : nothing}
+        ${this.canRegrade() ? html`<button type="button" class="regrade" @click=${() => this.regrade()}>Grade again</button>` : nothing}
       </div>
+      ${this.regraded ? html`<p class="hint regraded" role="status">${this.regraded}</p>` : nothing}
       ${errorBox(this.error)}
       ${this.items.length > 0 ? html`<ul class="review-list">${this.items.map((item) => this.renderItem(item))}</ul>` : nothing}
       ${this.loaded && this.items.length === 0 ? html`<p class="hint">No runs ${this.status === "all" ? "in the queue" : this.status === "pending" ? "wait for review" : "are labelled"}.</p>` : nothing}
     </section>`;
+  }
+
+  /** "Grade again" is offered to operator.write when a verdict listed is outdated or an error. */
+  private canRegrade(): boolean {
+    return this.client.may(REGRADE) && this.items.some((item) => item.judge !== undefined && (item.judge.outdated === true || item.judge.verdict === "error"));
   }
 
   private renderItem(item: ReviewItem) {

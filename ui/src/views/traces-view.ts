@@ -10,12 +10,14 @@ import type { ReviewLabelledDetail } from "./review-label-form.js";
 import type { RunFeedbackDetail } from "./run-feedback.js";
 import "./review-label-form.js";
 import "./run-feedback.js";
+import "./trace-search.js";
 
 const LIMITS = [50, 200, 1000] as const;
 /**
- * Run traces: the newest runs from traces.list (filtered by session, up to a limit), and the run
- * the address names (`#/traces/<runId>`) as a tree from traces.get, with its rating and label
- * (traces.feedback, traces.review.label: operator.write) and, when it is queued, its review state.
+ * Run traces: the newest runs from traces.list (filtered by session, up to a limit), a search of
+ * them by words or meaning (trace-search.ts), and the run the address names (`#/traces/<runId>`)
+ * as a tree from traces.get, with its rating and label (traces.feedback, traces.review.label:
+ * operator.write) and, when it is queued, its review state.
  */
 export class TracesView extends ViewElement {
   static properties = {
@@ -145,6 +147,7 @@ export class TracesView extends ViewElement {
         </select></label>
         <button type="submit">Refresh</button>
       </form>
+      <oc-trace-search .client=${this.client} .generation=${this.generation} .sessionKey=${this.sessionKey}></oc-trace-search>
       ${errorBox(this.error)}
       ${this.renderList()}
       ${this.rows.length === 0 && !this.error ? html`<p class="hint">No traces${this.sessionKey.trim() ? " for this session" : ""}.</p>` : nothing}
