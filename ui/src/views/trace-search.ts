@@ -84,7 +84,7 @@ export class TraceSearch extends LitElement {
   protected render() {
     if (!this.client?.has(METHOD)) return nothing;
     return html`<form class="inline trace-search" role="search" aria-label="Search traces" @submit=${this.search}>
-        <label>Search <input name="query" placeholder="words, or what a run was about" maxlength="4096" ?disabled=${this.busy} /></label>
+        <label>Search <input name="query" placeholder="words, or what a run was about" maxlength="4096" required ?disabled=${this.busy} /></label>
         <label class="check"><input type="checkbox" name="meaning" ?disabled=${this.busy} /> By meaning</label>
         <button type="submit" ?disabled=${this.busy}>Search</button>
         ${this.asked ? html`<button type="button" @click=${this.clear}>Clear</button>` : nothing}
