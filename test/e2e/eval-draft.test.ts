@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type RecordedRequest } from "../fakes/model-server.js";
+import { comparedAnswers } from "../helpers/eval-judge-prompts.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
@@ -28,7 +29,7 @@ function responder(request: RecordedRequest): FakeReply {
   const prompt = text([...messages].reverse().find((m) => m.role === "user"));
   if (prompt.includes("You grade an AI agent's answer")) return { text: /Paris|blue/.test(prompt) ? "PASS It is right." : "FAIL It is wrong." };
   if (prompt.includes("You compare two answers")) {
-    const [a, b] = [/Answer A:\n(.*)/.exec(prompt)?.[1], /Answer B:\n(.*)/.exec(prompt)?.[1]].map((answer) => answer?.includes("blue"));
+    const [a, b] = comparedAnswers(prompt).map((answer) => answer?.includes("blue") === true);
     return { text: a === b ? "TIE Both say blue." : a ? "A It says blue." : "B It says blue." };
   }
   if (last?.role === "tool") return { text: "The note says blue." };

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli } from "../helpers/gateway-process.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
 import { startFakeModelServer, type FakeModelServer, type FakeReply, type RecordedRequest } from "../fakes/model-server.js";
+import { comparedAnswers, judgedAnswer } from "../helpers/eval-judge-prompts.js";
 
 const SUITE = path.resolve("evals/basic");
 let server: FakeModelServer;
@@ -20,10 +21,10 @@ function capableModel(request: RecordedRequest): FakeReply {
   const last = messages[messages.length - 1];
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
   const prompt = text(lastUser);
-  if (prompt.includes("You grade an AI agent's answer")) return { text: /final answer:\s*[^\n]*Ada/.test(prompt) ? "PASS It names Ada." : "FAIL It does not name Ada." };
+  if (prompt.includes("You grade an AI agent's answer")) return { text: judgedAnswer(prompt)?.includes("Ada") ? "PASS It names Ada." : "FAIL It does not name Ada." };
   if (prompt.includes("You compare two answers")) {
     // The answer that names Ada is the better one; two that both do (or neither does) tie.
-    const [a, b] = [/Answer A:\n([^\n]*)/.exec(prompt)?.[1] ?? "", /Answer B:\n([^\n]*)/.exec(prompt)?.[1] ?? ""].map((answer) => answer.includes("Ada"));
+    const [a, b] = comparedAnswers(prompt).map((answer) => answer?.includes("Ada") === true);
     return { text: a === b ? "TIE Both answers say the same." : a ? "A It names Ada." : "B It names Ada." };
   }
   if (last?.role === "tool") {
@@ -173,7 +174,8 @@ describe("openclaw eval run", () => {
     const asked = server.requests.slice(requestsBefore).filter((r) => text((r.body as { messages: Message[] }).messages.at(-1)).includes("You compare two answers"));
     // Two trials, each judged twice: the reply first, then the reference first.
     expect(asked).toHaveLength(4);
-    const pairs = asked.map((r) => /Answer A:\n(.*)\n\nAnswer B:\n(.*)\n/.exec(text((r.body as { messages: Message[] }).messages.at(-1)))?.slice(1));
+    // Each answer stands between markers with a random tag, as data, never instructions.
+    const pairs = asked.map((r) => comparedAnswers(text((r.body as { messages: Message[] }).messages.at(-1))));
     expect(pairs).toEqual(
       expect.arrayContaining([
         ["I don't know.", "I do not know your name."],
