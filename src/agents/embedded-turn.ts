@@ -379,15 +379,18 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
       : undefined;
   const budget = historyBudget(model.contextWindow, model.maxTokens, systemPrompt.text.length);
   const loadHistory = input.history;
+  const takeHistory = (): readonly HistoryMessage[] => {
+    const history = typeof loadHistory === "function" ? loadHistory(budget, model.contextWindow) : (loadHistory ?? []);
+    if (input.emit) trace.history(history);
+    return history;
+  };
   // Whatever the run started in its sandbox ends with it (background jobs included).
   const result = await runAgentLoop({
     runId,
     model,
     systemPrompt: systemPrompt.text,
-    history: typeof loadHistory === "function" ? loadHistory(budget, model.contextWindow) : (loadHistory ?? []),
-    ...(typeof loadHistory === "function" && input.onContextOverflow
-      ? { recoverOverflow: overflowRecovery(input.onContextOverflow, () => loadHistory(budget, model.contextWindow)) }
-      : {}),
+    history: takeHistory(),
+    ...(typeof loadHistory === "function" && input.onContextOverflow ? { recoverOverflow: overflowRecovery(input.onContextOverflow, takeHistory) } : {}),
     steering: input.steering && {
       pending: () => input.steering!.pending(),
       // A message steered into the run brings its images scaled as the run's own message does.

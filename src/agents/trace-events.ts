@@ -1,6 +1,6 @@
 import type { AttemptReport } from "../models/failover/index.js";
 import type { ExecGateReport } from "./approvals/policy-gate.js";
-import type { AgentEvent, ToolHooks } from "./types.js";
+import type { AgentEvent, HistoryMessage, ToolHooks } from "./types.js";
 
 /**
  * The events a run's trace needs that the loop does not emit: the turn around the loop reports
@@ -18,6 +18,9 @@ export function traceEmitter(emit: ((event: AgentEvent) => void) | undefined) {
   return {
     context(systemPrompt: string, promptVersion: string, model: string, tools: string[]): void {
       send({ type: "run_context", systemPrompt, promptVersion, model, tools });
+    },
+    history(messages: readonly HistoryMessage[]): void {
+      send({ type: "run_history", messages });
     },
     attempt(report: AttemptReport): void {
       if (report.ok) send({ type: "model_attempt", ref: report.ref, profileId: report.profileId, ok: true });

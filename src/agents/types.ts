@@ -35,7 +35,7 @@ export type {
   HistoryMessage,
 } from "../models/messages.js";
 export type { ModelApi, ResolvedModel, ToolSpec, ModelRequest, ModelErrorKind, ModelStreamEvent, StreamModelFn } from "../models/types.js";
-import type { TextBlock, ImageBlock, ToolCallBlock, Usage, StopReason, AssistantMessage, ModelMessage } from "../models/messages.js";
+import type { TextBlock, ImageBlock, ToolCallBlock, Usage, StopReason, AssistantMessage, ModelMessage, HistoryMessage } from "../models/messages.js";
 import type { ModelErrorKind } from "../models/types.js";
 
 // ── Tools ─────────────────────────────────────────────────────────────────────────────────────
@@ -416,6 +416,8 @@ export type AgentEvent =
   // Emitted around the loop by the embedded turn, not by the loop: what a run's trace needs
   // that the loop does not know (docs/traces.md).
   | { type: "run_context"; systemPrompt: string; promptVersion: string; model: string; tools: string[] }
+  /** The conversation the run's model calls get before its own message (taken again after an overflow compaction). */
+  | { type: "run_history"; messages: readonly HistoryMessage[] }
   | { type: "model_attempt"; ref: string; profileId?: string; ok: boolean; reason?: string; message?: string }
   | { type: "tool_decision"; toolCallId: string; toolName: string; action: "block" | "stop"; reason: string }
   | { type: "exec_approval"; command: string; policy: "allow" | "deny" | "ask"; answer?: string; allowed: boolean; reason?: string };

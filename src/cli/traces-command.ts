@@ -54,7 +54,7 @@ export async function tracesShowCommand(runId: string, flags: { json?: boolean }
   const found = await withStore((store) => store?.get(runId));
   if (!found) throw noTrace(runId);
   if (flags.json) return printJson(found);
-  process.stdout.write(renderTraceTree(found.trace, found.systemPrompt, { color: colorEnabled(process.stdout) }));
+  process.stdout.write(renderTraceTree(found, { color: colorEnabled(process.stdout) }));
 }
 
 const noTrace = (runId: string) =>

@@ -1,5 +1,6 @@
 import type { ModelCallTrace, ToolCallTrace, TraceRecord, TraceSummary } from "./types.js";
 import { alignColumns } from "../infra/text-table.js";
+import type { TracedMessage } from "./history-messages.js";
 
 export interface RenderOptions {
   /** ANSI colours (a TTY). */
@@ -9,7 +10,8 @@ export interface RenderOptions {
 const HEAD_CHARS = 160;
 
 /** A run's trace as a tree, model and tool calls in the order they happened. */
-export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undefined, opts: RenderOptions): string {
+export function renderTraceTree(found: { trace: TraceRecord; systemPrompt?: string; history?: readonly TracedMessage[] }, opts: RenderOptions): string {
+  const { trace, systemPrompt, history } = found;
   const c = colours(opts.color);
   const lines: string[] = [];
   lines.push(`${c.bold(`run ${trace.runId}`)}  ${outcomeText(trace, c)}  ${ms(trace.durationMs)}  ${trace.source}  ${trace.sessionKey}`);
@@ -20,6 +22,10 @@ export function renderTraceTree(trace: TraceRecord, systemPrompt: string | undef
     lines.push(
       `├─ system prompt ${trace.systemPromptHash.slice(0, 12)} (${trace.systemPromptChars ?? systemPrompt?.length ?? 0} chars)${trace.promptVersion ? `  version ${trace.promptVersion}` : ""}${trace.tools?.length ? `  tools: ${trace.tools.join(", ")}` : ""}`,
     );
+  if (history) {
+    lines.push(`├─ history ${history.length} message${history.length === 1 ? "" : "s"}`);
+    for (const message of history) lines.push(`│  ${c.dim(historyLine(message))}`);
+  }
   for (const input of trace.input) lines.push(`├─ ${c.cyan("user")} ${oneLine(input)}`);
   const steps = [
     ...trace.modelCalls.map((call) => ({ at: call.startedAt, line: () => modelLine(call, c), children: () => modelChildren(call) })),
@@ -90,6 +96,19 @@ function toolChildren(tool: ToolCallTrace): string[] {
   if (tool.approval) out.push(`approval: ${tool.approval.policy}${tool.approval.answer ? ` → ${tool.approval.answer}` : ""} (${tool.approval.allowed ? "ran" : "denied"})`);
   if (tool.resultHead !== undefined) out.push(`result (${tool.resultChars ?? 0} chars): ${oneLine(tool.resultHead)}`);
   return out;
+}
+
+/** A history message on one line: its role, then its text, tool calls or images. */
+function historyLine(message: TracedMessage): string {
+  const role = message.role === "toolResult" ? `tool result ${String(message.toolName ?? "")}`.trim() : message.role;
+  if (typeof message.content === "string") return `${role} ${oneLine(message.content)}`;
+  const parts: string[] = [];
+  for (const block of Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : []) {
+    if (block.type === "text") parts.push(String(block.text ?? ""));
+    else if (block.type === "toolCall") parts.push(`[calls ${String(block.name)} ${JSON.stringify(block.arguments) ?? ""}]`);
+    else if (block.type === "image") parts.push(`[image ${String(block.mimeType)}]`);
+  }
+  return `${role} ${oneLine(parts.join(" "))}`;
 }
 
 function outcomeText(trace: TraceRecord, c: Colours): string {

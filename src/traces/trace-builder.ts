@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AgentEvent, ToolResult } from "../agents/types.js";
+import type { AgentEvent, HistoryMessage, ToolResult } from "../agents/types.js";
 import type { ExternalTraceEvent, FailoverAttemptTrace, ModelCallTrace, ToolCallTrace, TraceEnd, TraceRecord, TraceStart } from "./types.js";
 
 /** An event as the run collected it: when it came, and what it was. */
@@ -15,6 +15,8 @@ const RESULT_HEAD_CHARS = 500;
 export interface BuiltTrace {
   record: TraceRecord;
   systemPrompt?: { hash: string; text: string };
+  /** The conversation the run was sent before its input (the recorder stores it as a chain: history-chains.ts). */
+  history?: readonly HistoryMessage[];
 }
 
 /** Turns what a run collected into its trace. Pure: the redactor is applied by the caller. */
@@ -40,6 +42,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
     compactions: [],
   };
   let systemPrompt: BuiltTrace["systemPrompt"];
+  let history: readonly HistoryMessage[] | undefined;
   let failover: FailoverAttemptTrace[] = [];
   let profile: string | undefined;
   let call: ModelCallTrace | undefined;
@@ -81,6 +84,9 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
         record.promptVersion = e.promptVersion;
         record.tools = e.tools;
         record.model ??= e.model;
+        break;
+      case "run_history":
+        history = e.messages;
         break;
       case "model_attempt":
         if (e.ok) profile = e.profileId;
@@ -158,7 +164,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
     record.modelCalls.push(call);
   }
   if (!record.output && externalText) record.output = externalText;
-  return { record, ...(systemPrompt ? { systemPrompt } : {}) };
+  return { record, ...(systemPrompt ? { systemPrompt } : {}), ...(history ? { history } : {}) };
 }
 
 function resultText(result: ToolResult): string {

@@ -12,6 +12,8 @@ import { meaningSearchEnabled, traceSettings, tracingEnabled, type TraceSettings
 import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js";
 import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
+import { HistoryChains } from "./history-chains.js";
+import type { TracedMessage } from "./history-messages.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
@@ -60,6 +62,8 @@ export class TraceRecorder implements RunTracer {
   private closed = false;
   /** Prompts this process wrote (or found) in the store: their text is not redacted and sent again. */
   private readonly storedPrompts = new Set<string>();
+  /** Each session's history as stored chains (history-chains.ts). */
+  private readonly historyChains = new HistoryChains();
   /** Grades queued runs when `diagnostics.traces.review.judge` is set. */
   private readonly judge: ReviewJudge | undefined;
   /** Embeds traces for meaning search when `diagnostics.traces.search.embeddings` is on. */
@@ -157,7 +161,7 @@ export class TraceRecorder implements RunTracer {
     return (await this.openStore()).toolCallOutlines(runId);
   }
 
-  async get(runId: string): Promise<{ trace: TraceRecord; systemPrompt?: string } | undefined> {
+  async get(runId: string): Promise<{ trace: TraceRecord; systemPrompt?: string; history?: TracedMessage[] } | undefined> {
     await this.flush();
     return (await this.openStore()).get(runId);
   }
@@ -253,7 +257,7 @@ export class TraceRecorder implements RunTracer {
     const settings = traceSettings(config, this.deps.env);
     try {
       const redactor = this.redactorFor(config);
-      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts));
+      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts, this.historyChains));
       const store = await this.openStore();
       store.write(traces);
       store.reviews.route(
@@ -273,6 +277,7 @@ export class TraceRecorder implements RunTracer {
         );
     } catch (err) {
       this.storedPrompts.clear();
+      this.historyChains.clear();
       this.deps.logger.warn({ err: (err as Error).message, runs: batch.length }, "run traces not written");
     }
   }
@@ -289,8 +294,9 @@ export class TraceRecorder implements RunTracer {
 
   private prune(store: TraceStore, settings: TraceSettings): void {
     this.writesSincePrune = 0;
-    // Retention may delete prompts: the next trace of each writes its prompt again.
+    // Retention may delete prompts and history messages: the next trace of each writes it again.
     this.storedPrompts.clear();
+    this.historyChains.clear();
     const deleted = store.prune({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes, now: Date.now() });
     if (deleted > 0) this.deps.logger.info({ deleted }, "old run traces deleted");
   }
@@ -314,8 +320,10 @@ export class TraceRecorder implements RunTracer {
 }
 
 /** Every text of a trace that may carry a secret, redacted. */
-function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>): StoredTrace {
+function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>, chains: HistoryChains): StoredTrace {
   const record = built.record;
+  const chained = built.history && chains.chain(record.sessionKey, built.history, r);
+  if (chained) record.history = chained.history;
   record.input = record.input.map((t) => r.text(t));
   record.output = r.text(record.output);
   record.thinking = record.thinking.map((t) => r.text(t));
@@ -332,9 +340,11 @@ function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, sto
     if (tool.decisionReason) tool.decisionReason = r.text(tool.decisionReason);
     if (tool.approval) tool.approval.command = r.text(tool.approval.command);
   }
-  if (!built.systemPrompt || storedPrompts.has(built.systemPrompt.hash)) return { record };
+  const stored: StoredTrace = chained ? { record, history: chained.rows } : { record };
+  if (!built.systemPrompt || storedPrompts.has(built.systemPrompt.hash)) return stored;
   if (storedPrompts.size >= 1_000) storedPrompts.clear();
   storedPrompts.add(built.systemPrompt.hash);
   // The hash names the prompt as the model saw it; the stored text is the redacted one.
-  return { record, systemPrompt: { hash: built.systemPrompt.hash, text: r.text(built.systemPrompt.text) } };
+  stored.systemPrompt = { hash: built.systemPrompt.hash, text: r.text(built.systemPrompt.text) };
+  return stored;
 }

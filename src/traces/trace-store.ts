@@ -8,6 +8,9 @@ import { parseSearchQuery, snippetAround } from "../sessions/search/index.js";
 import { summaryColumns } from "./summary-columns.js";
 import { traceText } from "./trace-text.js";
 import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
+import type { HistoryRows } from "./history-chains.js";
+import { createHistoryTables, HistoryStore } from "./history-store.js";
+import type { TracedMessage } from "./history-messages.js";
 
 type Database = BetterSqlite3.Database;
 
@@ -15,6 +18,8 @@ type Database = BetterSqlite3.Database;
 export interface StoredTrace {
   record: TraceRecord;
   systemPrompt?: { hash: string; text: string };
+  /** The places and messages of its history the store may not have yet. */
+  history?: HistoryRows;
 }
 
 export interface TraceQuery {
@@ -35,6 +40,7 @@ export interface PruneLimits {
 /**
  * `traces_prompt` and `traces_bytes` serve retention: which prompts are still used and how many
  * bytes are stored are read from those small indexes, not from every row and its overflow pages.
+ * A trace's history is the stored conversation ending at its `history_tip` (history-store.ts).
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS prompts (hash TEXT PRIMARY KEY, text TEXT NOT NULL, bytes INTEGER NOT NULL);
@@ -42,7 +48,7 @@ CREATE TABLE IF NOT EXISTS traces (
   run_id TEXT PRIMARY KEY, session_key TEXT NOT NULL, agent_id TEXT NOT NULL, source TEXT NOT NULL,
   started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, outcome TEXT NOT NULL, model TEXT,
   input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
-  prompt_hash TEXT, body TEXT NOT NULL, bytes INTEGER NOT NULL
+  prompt_hash TEXT, body TEXT NOT NULL, bytes INTEGER NOT NULL, history_tip TEXT
 );
 CREATE INDEX IF NOT EXISTS traces_started ON traces(started_at);
 CREATE INDEX IF NOT EXISTS traces_session ON traces(session_key, started_at);
@@ -107,6 +113,7 @@ export class TraceStore {
   private readonly rowidOf;
   private readonly dropWords;
   private readonly putWords;
+  private readonly history: HistoryStore;
   /** The review queue, in the same database. */
   readonly reviews: ReviewStore;
   /** The traces' vectors for meaning search, in the same database. */
@@ -117,11 +124,12 @@ export class TraceStore {
     this.vectors = new TraceVectors(db);
     this.putPrompt = db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
     this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
-      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.rowidOf = db.prepare("SELECT rowid FROM traces WHERE run_id = ?").pluck();
+      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes, history_tip)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.rowidOf = db.prepare("SELECT rowid, history_tip AS historyTip FROM traces WHERE run_id = ?");
     this.dropWords = db.prepare("DELETE FROM traces_fts WHERE rowid = ?");
     this.putWords = db.prepare("INSERT INTO traces_fts (rowid, text) VALUES (?, ?)");
+    this.history = new HistoryStore(db);
   }
 
   /** Opens (creating when `create`) the store; undefined when it does not exist and `create` is false. */
@@ -138,6 +146,7 @@ export class TraceStore {
       // filled for good: traces are written far more than read, and the OS caches the file anyway.
       db.pragma("cache_size = -2000");
       db.exec(SCHEMA);
+      createHistoryTables(db);
       createSearchIndex(db);
       createReviewTables(db);
       createVectorTable(db);
@@ -153,13 +162,14 @@ export class TraceStore {
   write(traces: readonly StoredTrace[]): void {
     const { putPrompt, putTrace, rowidOf, dropWords, putWords } = this;
     this.db.transaction(() => {
-      for (const { record: r, systemPrompt } of traces) {
+      for (const { record: r, systemPrompt, history } of traces) {
         if (systemPrompt) putPrompt.run(systemPrompt.hash, systemPrompt.text, Buffer.byteLength(systemPrompt.text));
+        if (history) this.history.add(history);
         const body = JSON.stringify(r);
         // REPLACE deletes without firing the delete trigger: the words of a trace written again go here.
-        const previous = rowidOf.get(r.runId) as number | undefined;
+        const previous = rowidOf.get(r.runId) as { rowid: number; historyTip: string | null } | undefined;
         if (previous !== undefined) {
-          dropWords.run(previous);
+          dropWords.run(previous.rowid);
           this.vectors.forget(r.runId);
         }
         const { lastInsertRowid } = putTrace.run(
@@ -178,8 +188,12 @@ export class TraceStore {
           r.systemPromptHash ?? null,
           body,
           Buffer.byteLength(body),
+          r.history?.tip ?? null,
         );
         putWords.run(lastInsertRowid, traceText(r));
+        // Held before the replaced trace's history is let go: both may end at the same place.
+        if (r.history?.tip) this.history.hold(r.history.tip);
+        if (previous?.historyTip) this.history.release(previous.historyTip);
       }
     })();
   }
@@ -257,26 +271,36 @@ export class TraceStore {
     return this.db.prepare("SELECT 1 FROM traces WHERE run_id = ?").get(runId) !== undefined;
   }
 
-  /** A run's trace with its system prompt's text. */
-  get(runId: string): { trace: TraceRecord; systemPrompt?: string } | undefined {
+  /** A run's trace with its system prompt's text and its history's messages, in the order sent. */
+  get(runId: string): { trace: TraceRecord; systemPrompt?: string; history?: TracedMessage[] } | undefined {
     const row = this.db.prepare("SELECT t.body AS body, p.text AS prompt FROM traces t LEFT JOIN prompts p ON p.hash = t.prompt_hash WHERE t.run_id = ?").get(runId) as
       | { body: string; prompt: string | null }
       | undefined;
     if (!row) return undefined;
-    return { trace: JSON.parse(row.body) as TraceRecord, ...(row.prompt !== null ? { systemPrompt: row.prompt } : {}) };
+    const trace = JSON.parse(row.body) as TraceRecord;
+    const history = trace.history ? (trace.history.tip !== undefined ? this.history.messages(trace.history.tip) : []) : undefined;
+    return { trace, ...(row.prompt !== null ? { systemPrompt: row.prompt } : {}), ...(history ? { history } : {}) };
   }
 
-  /** Bytes the traces and prompts hold. */
+  /** Bytes the traces, prompts and history messages hold. */
   storedBytes(): number {
-    const row = this.db.prepare("SELECT (SELECT COALESCE(SUM(bytes), 0) FROM traces) + (SELECT COALESCE(SUM(bytes), 0) FROM prompts) AS total").get() as { total: number };
+    const row = this.db
+      .prepare(
+        "SELECT (SELECT COALESCE(SUM(bytes), 0) FROM traces) + (SELECT COALESCE(SUM(bytes), 0) FROM prompts) + (SELECT COALESCE(SUM(bytes), 0) FROM history_messages) AS total",
+      )
+      .get() as { total: number };
     return row.total;
   }
 
   /** Deletes traces older than the retention, then the oldest ones until the store fits its cap. */
   prune(limits: PruneLimits): number {
     return this.db.transaction(() => {
-      let deleted = this.db.prepare("DELETE FROM traces WHERE started_at < ?").run(limits.now - limits.retentionDays * 86_400_000).changes;
-      this.deleteUnusedPrompts();
+      const expired = this.db
+        .prepare("DELETE FROM traces WHERE started_at < ? RETURNING history_tip")
+        .pluck()
+        .all(limits.now - limits.retentionDays * 86_400_000);
+      let deleted = expired.length;
+      this.letGo(expired as (string | null)[]);
       let excess = this.storedBytes() - limits.maxBytes;
       if (excess > 0) {
         const oldest = this.db.prepare("SELECT run_id AS runId, bytes FROM traces ORDER BY started_at ASC").iterate() as Iterable<{ runId: string; bytes: number }>;
@@ -286,9 +310,10 @@ export class TraceStore {
           excess -= row.bytes;
           if (excess <= 0) break;
         }
-        const del = this.db.prepare("DELETE FROM traces WHERE run_id = ?");
-        for (const id of victims) deleted += del.run(id).changes;
-        this.deleteUnusedPrompts();
+        const del = this.db.prepare("DELETE FROM traces WHERE run_id = ? RETURNING history_tip").pluck();
+        const tips = victims.flatMap((id) => del.all(id) as (string | null)[]);
+        deleted += tips.length;
+        this.letGo(tips);
       }
       if (deleted > 0) this.reviews.deleteOrphans();
       return deleted;
@@ -299,7 +324,10 @@ export class TraceStore {
     this.db.close();
   }
 
-  private deleteUnusedPrompts(): void {
+  /** After traces were deleted: their histories are let go, then the prompts no trace uses. */
+  private letGo(historyTips: readonly (string | null)[]): void {
+    if (historyTips.length === 0) return;
+    for (const tip of historyTips) if (tip !== null) this.history.release(tip);
     this.db.exec("DELETE FROM prompts WHERE hash NOT IN (SELECT prompt_hash FROM traces WHERE prompt_hash IS NOT NULL)");
   }
 }

@@ -85,6 +85,11 @@ export interface TraceRecord {
   /** What someone changed in the prompt, without the clock or the agent's own memory (docs/traces.md#review-queue). */
   promptVersion?: string;
   tools?: string[];
+  /**
+   * The conversation the run's model calls got before its input (`traces.get` returns its
+   * messages as `history`). Absent for ACP children (the external agent keeps its own).
+   */
+  history?: TraceHistory;
   /** The messages the run was given: the user's message (and steering that joined it). */
   input: string[];
   modelCalls: ModelCallTrace[];
@@ -94,6 +99,15 @@ export interface TraceRecord {
   usage: Usage;
   /** Compactions that ran during the run. */
   compactions: { reason: string; ok: boolean; tokensBefore?: number; tokensAfter?: number }[];
+}
+
+/**
+ * How a trace names its history: how many messages, and the stored place of the last one
+ * (history-chains.ts), from which the store reads the whole conversation back; no place when empty.
+ */
+export interface TraceHistory {
+  messages: number;
+  tip?: string;
 }
 
 /** What `traces.list` returns per run. */

@@ -122,6 +122,10 @@ describe("Control UI Traces view in Chromium", { timeout: 120_000 }, () => {
     expect(await trace.locator(".thinking pre").textContent()).toBe("I should read the notes first");
     await trace.locator(".system-prompt summary").click();
     expect((await trace.locator(".system-prompt pre").textContent())!.length).toBeGreaterThan(100);
+    // The session's first run was given no earlier conversation.
+    await trace.locator(".trace-history summary").click();
+    expect((await trace.locator(".trace-history summary").textContent())!.trim()).toBe("Conversation before this run (0 messages)");
+    expect(await trace.locator(".trace-history .hint").textContent()).toBe("The run was given no earlier messages.");
 
     // The input and the reply carried markup: it is shown as text, and no element was made of it.
     expect(await trace.locator(".step.input pre").textContent()).toBe(`what is in notes.txt? ${XSS}`);
@@ -153,6 +157,12 @@ describe("Control UI Traces view in Chromium", { timeout: 120_000 }, () => {
     expect(await failed.locator(".step.outcome .error").textContent()).toContain("model refuses this request");
     expect(await failed.locator(".model-call .error").textContent()).toContain("model refuses this request");
     expect(await failed.locator(".model-call .failover").first().textContent()).toMatch(/^failover: fake\/fake-model .*model refuses this request$/);
+    // Its session's earlier exchange is the conversation it was sent, the long reply capped.
+    await failed.locator(".trace-history summary").click();
+    expect((await failed.locator(".trace-history summary").textContent())!.trim()).toBe("Conversation before this run (2 messages)");
+    expect(await failed.locator(".history-message .kind").allTextContents()).toEqual(["user", "assistant"]);
+    expect(await failed.locator(".history-message pre").first().textContent()).toBe("say a lot");
+    expect(await failed.locator(".history-message pre").last().textContent()).toBe(`${LONG_REPLY.slice(0, 1500)}…`);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, "traces-failed-run.png"), fullPage: true });
 
     await page.goto(`${base}#/traces/no-such-run`);

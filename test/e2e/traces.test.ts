@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { allTextOf } from "../helpers/model-request.js";
+import { allTextOf, lastMessageOf, messagesOf } from "../helpers/model-request.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeOtlpCollector, type FakeOtlpCollector } from "../fakes/otlp-collector.js";
@@ -15,6 +15,8 @@ let collector: FakeOtlpCollector;
 let gw: GatewayProcess;
 let sock: TestSocket;
 let stateDir: string;
+/** Has a credential's shape (an `sk-` key): traces redact it wherever it appears. */
+const SECRET = "sk-live-abcdefghijklmnop1234";
 
 beforeAll(async () => {
   server = await startFakeModelServer();
@@ -113,6 +115,41 @@ describe("run traces end to end", () => {
     // OTLP/HTTP protobuf, as OpenClaw exports; no message content without captureContent.
     expect(collector.headers[0]!["content-type"]).toBe("application/x-protobuf");
     expect(root.attributes).not.toHaveProperty("gen_ai.input.messages");
+  });
+
+  it("a run's trace names the conversation its model call was sent before its message; traces.get and the CLI give those messages, secrets redacted", async () => {
+    server.enqueue({ text: "Hello Ada, noted." }, { toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: "Your name is Ada." });
+    await chat("recalled", `my name is Ada and my key is ${SECRET}`);
+    const runId = await chat("recalled", "what is my name?");
+    // What the model got before this run's message: the system prompt, then the first exchange.
+    const asked = server.requests.find((r) => lastMessageOf(r).text === "what is my name?")!;
+    const sent = messagesOf(asked).slice(1, -1);
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant"]);
+
+    const got = await sock.request("traces.get", { runId });
+    expect(got.ok).toBe(true);
+    expect(got.payload.trace.input).toEqual(["what is my name?"]);
+    expect(got.payload.trace.history).toEqual({ messages: 2, tip: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    const history = got.payload.history as { role: string; content: { type: string; text: string }[] | string }[];
+    expect(history.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(JSON.stringify(history[0]!.content)).toContain("my name is Ada and my key is [redacted]");
+    expect(JSON.stringify(history)).not.toContain(SECRET);
+    expect(JSON.stringify(history[1]!.content)).toContain("Hello Ada, noted.");
+
+    // The next run's history is this one's and this run's own messages, its chain this one's extended.
+    const third = await chat("recalled", "thanks");
+    const next = await sock.request("traces.get", { runId: third });
+    expect(next.payload.trace.history.messages).toBe(6);
+    expect(next.payload.history.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "toolResult", "assistant"]);
+    expect(next.payload.history.slice(0, 2)).toEqual(history);
+    expect(JSON.stringify(next.payload.history[4].content)).toContain("the launch code is blue");
+
+    const show = await runCli(["traces", "show", runId], { OPENCLAW_STATE_DIR: stateDir });
+    expect(show.code).toBe(0);
+    expect(show.output).toContain("history 2 messages");
+    expect(show.output).toContain("user my name is Ada and my key is [redacted]");
+    expect(show.output).toContain("assistant Hello Ada, noted.");
+    expect(show.output).not.toContain(SECRET);
   });
 
   it("a reload of diagnostics.otel applies to the next trace exported: headers, serviceName, JSON, captured content", async () => {

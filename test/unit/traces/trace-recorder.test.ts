@@ -4,10 +4,14 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent, AssistantMessage } from "../../../src/agents/types.js";
+import type { TraceRecord } from "../../../src/traces/index.js";
 import { applyDefaults } from "../../../src/config/defaults.js";
 import type { OpenClawConfig } from "../../../src/config/index.js";
 import { TraceRecorder, TraceStore, tracesDbPath } from "../../../src/traces/index.js";
 import { traceSource } from "../../../src/conversations/trace-source.js";
+import { HistoryChains } from "../../../src/traces/history-chains.js";
+import { TraceRedactor } from "../../../src/traces/redaction.js";
+import type { HistoryMessage } from "../../../src/models/messages.js";
 
 const dirs: string[] = [];
 const recorders: TraceRecorder[] = [];
@@ -15,6 +19,38 @@ afterEach(async () => {
   for (const r of recorders.splice(0)) await r.close();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/** A run's trace with nothing in it but what `fields` sets. */
+function plainRecord(runId: string, startedAt: number, fields: Partial<TraceRecord> = {}): TraceRecord {
+  return {
+    runId,
+    sessionKey: "agent:main:main",
+    agentId: "main",
+    source: "chat",
+    startedAt,
+    endedAt: startedAt + 1,
+    durationMs: 1,
+    outcome: "ok",
+    input: ["hi"],
+    modelCalls: [],
+    toolCalls: [],
+    thinking: [],
+    output: "x",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    compactions: [],
+    ...fields,
+  };
+}
+
+/** Rows of one table of a state dir's trace store, read from its file. */
+function rowCount(stateDir: string, table: string): number {
+  const db = new Database(tracesDbPath(stateDir), { readonly: true });
+  try {
+    return db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
 
 const quietLogger = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} } as never;
 
@@ -140,13 +176,68 @@ describe("TraceRecorder", () => {
     expect((await r.list({ sessionKey: "agent:main:a" })).map((t) => t.runId).sort()).toEqual(["run-0", "run-2"]);
     expect(await r.list({ since: Date.now() + 60_000 })).toEqual([]);
     await r.close();
-    const db = new Database(tracesDbPath(stateDir), { readonly: true });
-    try {
-      expect((db.prepare("SELECT COUNT(*) AS n FROM traces").get() as { n: number }).n).toBe(3);
-      expect((db.prepare("SELECT COUNT(*) AS n FROM prompts").get() as { n: number }).n).toBe(1);
-    } finally {
-      db.close();
+    expect(rowCount(stateDir, "traces")).toBe(3);
+    expect(rowCount(stateDir, "prompts")).toBe(1);
+  });
+
+  it("stores each history message once however many runs sent it, redacted, its images as type and size", async () => {
+    const secret = "sk-test-history-0123456789";
+    const { r, stateDir } = recorder(applyDefaults({}));
+    const user = {
+      role: "user" as const,
+      content: [
+        { type: "text" as const, text: `my key is ${secret}` },
+        { type: "image" as const, data: "A".repeat(4_000), mimeType: "image/png" },
+      ],
+      timestamp: 1,
+    };
+    const answer = assistant([
+      { type: "thinking", thinking: "noted" },
+      { type: "toolCall", id: "c1", name: "exec", arguments: { command: "ls", token: "plain-token-5678" } },
+    ]);
+    const result = {
+      role: "toolResult" as const,
+      toolCallId: "c1",
+      toolName: "exec",
+      content: [{ type: "text" as const, text: "a.txt" }],
+      isError: false,
+      details: { big: "x" },
+      timestamp: 2,
+    };
+    const histories = [[user], [user, answer, result]];
+    for (const [i, history] of histories.entries()) {
+      const h = r.begin({ runId: `hist-${i}`, sessionKey: "agent:main:main", agentId: "main", source: "chat", input: "next" })!;
+      h.event({ type: "run_history", messages: history });
+      h.end({ outcome: "ok", result: { payloads: [{ text: "ok" }], usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, stopReason: "stop" } });
     }
+    const first = (await r.get("hist-0"))!;
+    const second = (await r.get("hist-1"))!;
+    expect(first.trace.history).toEqual({ messages: 1, tip: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(second.trace.history!.messages).toBe(3);
+    expect(first.history).toEqual(second.history!.slice(0, 1));
+    expect(second.history).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "my key is [redacted]" },
+          { type: "image", mimeType: "image/png", omittedChars: 4_000 },
+        ],
+        timestamp: 1,
+      },
+      expect.objectContaining({
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "noted" },
+          { type: "toolCall", id: "c1", name: "exec", arguments: { command: "ls", token: "[redacted]" } },
+        ],
+      }),
+      { role: "toolResult", toolCallId: "c1", toolName: "exec", content: [{ type: "text", text: "a.txt" }], isError: false, timestamp: 2 },
+    ]);
+    expect(JSON.stringify(second)).not.toContain(secret);
+    await r.close();
+    // One place per message: the second run's chain extends the first's.
+    expect(rowCount(stateDir, "history_messages")).toBe(3);
+    expect(rowCount(stateDir, "history_nodes")).toBe(3);
   });
 
   it("masks secret environment values, logging.redactPatterns and Bearer values, and leaves credentials shorter than 8 characters", async () => {
@@ -197,25 +288,7 @@ describe("TraceStore retention", () => {
     const store = (await TraceStore.open(tracesDbPath(stateDir), { create: true }))!;
     const now = Date.now();
     const day = 86_400_000;
-    const record = (runId: string, startedAt: number, output = "x") => ({
-      record: {
-        runId,
-        sessionKey: "agent:main:main",
-        agentId: "main",
-        source: "chat" as const,
-        startedAt,
-        endedAt: startedAt + 1,
-        durationMs: 1,
-        outcome: "ok" as const,
-        input: ["hi"],
-        modelCalls: [],
-        toolCalls: [],
-        thinking: [],
-        output,
-        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-        compactions: [],
-      },
-    });
+    const record = (runId: string, startedAt: number, output = "x") => ({ record: plainRecord(runId, startedAt, { output }) });
     try {
       store.write([
         record("old", now - 20 * day),
@@ -229,6 +302,69 @@ describe("TraceStore retention", () => {
       expect(store.prune({ retentionDays: 14, maxBytes: 12_000, now })).toBe(1);
       expect(store.list({}).map((t) => t.runId)).toEqual(["c", "b"]);
       expect(store.storedBytes()).toBeLessThanOrEqual(12_000);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("TraceStore retention of history", () => {
+  it("deletes the places no remaining trace's chain reaches and the messages no place names; a shared beginning stays", async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "traces-"));
+    dirs.push(stateDir);
+    const store = (await TraceStore.open(tracesDbPath(stateDir), { create: true }))!;
+    const now = Date.now();
+    const day = 86_400_000;
+    const message = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
+    const [a, b, c, d] = [message("a"), message("b"), message("c"), message("d")];
+    const chains = new HistoryChains();
+    const redactor = new TraceRedactor(applyDefaults({}), {});
+    const trace = (runId: string, startedAt: number, sessionKey: string, history: HistoryMessage[]) => {
+      const chained = chains.chain(sessionKey, history, redactor);
+      return { record: plainRecord(runId, startedAt, { sessionKey, history: chained.history }), history: chained.rows };
+    };
+    const texts = (runId: string) => store.get(runId)!.history!.map((m) => m.content);
+    try {
+      // Session s: [a], then [a, b, c] (extending the chain); session t starts with the same a, then d.
+      store.write([trace("s1", now - 20 * day, "s", [a]), trace("s2", now - 20 * day, "s", [a, b, c]), trace("t1", now - day, "t", [a, d])]);
+      expect(texts("s2")).toEqual(["a", "b", "c"]);
+      expect(texts("t1")).toEqual(["a", "d"]);
+      // A run written again keeps its latest trace: what only its earlier history held is let go.
+      store.write([trace("s3", now - 20 * day, "s", [a, b, c, d]), trace("s3", now - 20 * day, "s", [a, b, c])]);
+      expect(texts("s3")).toEqual(["a", "b", "c"]);
+      expect(rowCount(stateDir, "history_messages")).toBe(4);
+      store.write([trace("s3", now - 20 * day, "u", [b])]);
+      expect(texts("s3")).toEqual(["b"]);
+      expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now })).toBe(3);
+      // b and c only ever followed a in session s (and b began u's): gone; a is the start of t's chain: kept.
+      expect(texts("t1")).toEqual(["a", "d"]);
+      expect(rowCount(stateDir, "history_nodes")).toBe(2);
+      expect(rowCount(stateDir, "history_messages")).toBe(2);
+      // With no trace left, nothing is reached.
+      expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now: now + 14 * day })).toBe(1);
+      expect(store.storedBytes()).toBe(0);
+      expect(rowCount(stateDir, "history_nodes")).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("opens a store written before traces had a history: its traces name none, new ones do", async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "traces-"));
+    dirs.push(stateDir);
+    fs.mkdirSync(path.join(stateDir, "traces"));
+    const old = new Database(tracesDbPath(stateDir));
+    old.exec(`CREATE TABLE traces (
+      run_id TEXT PRIMARY KEY, session_key TEXT NOT NULL, agent_id TEXT NOT NULL, source TEXT NOT NULL,
+      started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, outcome TEXT NOT NULL, model TEXT,
+      input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
+      prompt_hash TEXT, body TEXT NOT NULL, bytes INTEGER NOT NULL)`);
+    const body = JSON.stringify({ runId: "before", input: ["hi"], output: "x", modelCalls: [], toolCalls: [], thinking: [], compactions: [] });
+    old.prepare("INSERT INTO traces VALUES ('before', 'agent:main:main', 'main', 'chat', ?, 1, 'ok', NULL, 0, 0, 0, 0, NULL, ?, ?)").run(Date.now(), body, body.length);
+    old.close();
+    const store = (await TraceStore.open(tracesDbPath(stateDir), { create: true }))!;
+    try {
+      expect(store.get("before")).toEqual({ trace: JSON.parse(body) });
     } finally {
       store.close();
     }

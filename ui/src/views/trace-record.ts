@@ -89,6 +89,8 @@ export interface TraceRecord {
   systemPromptHash?: string;
   systemPromptChars?: number;
   tools?: string[];
+  /** How many messages were sent before the run's input (traces.get's `history` has them). */
+  history?: { messages: number; tip?: string };
   input: string[];
   modelCalls: ModelCall[];
   toolCalls: ToolCall[];
@@ -98,7 +100,16 @@ export interface TraceRecord {
   compactions: Compaction[];
 }
 
+/** A history message as the trace stores it: texts redacted, images as type and size. */
+export interface HistoryMessage {
+  role: string;
+  content: string | { type: string; text?: string; thinking?: string; name?: string; arguments?: unknown; mimeType?: string }[];
+  toolName?: string;
+}
+
 export interface TraceDetail {
   trace: TraceRecord;
   systemPrompt?: string;
+  /** The conversation sent before the run's input, in order. */
+  history?: HistoryMessage[];
 }

@@ -1,22 +1,23 @@
 import { html, nothing, type TemplateResult } from "lit";
 import { formatNumber, formatTime } from "../view-helpers.js";
 import type { ModelCall, ToolCall, TraceDetail, TraceRecord, TraceUsage } from "./trace-record.js";
+import { renderTraceHistory } from "./trace-history.js";
 import "./capped-text.js";
 
 /**
- * One run's trace as a tree, in the order things happened: the input, then model and tool calls
+ * One run's trace as a tree, in the order things happened: the conversation before it (folded), the input, then model and tool calls
  * by start time (failover attempts, policy decisions, approvals and result heads beneath them),
  * thinking (folded), compactions, the reply and how the run ended — what `openclaw traces show`
  * prints. Every text goes in as text; long ones are capped (oc-capped-text).
  */
-export function renderTraceTree({ trace, systemPrompt }: TraceDetail): TemplateResult {
+export function renderTraceTree({ trace, systemPrompt, history }: TraceDetail): TemplateResult {
   const steps = [
     ...trace.modelCalls.map((call) => ({ at: call.startedAt, render: () => modelStep(call) })),
     ...trace.toolCalls.map((tool) => ({ at: tool.startedAt, render: () => toolStep(tool) })),
   ].sort((a, b) => a.at - b.at);
   return html`<article class="trace" aria-label="Run ${trace.runId}">
     <h3 tabindex="-1">Run <code>${trace.runId}</code> ${outcomeBadge(trace.outcome)}</h3>
-    ${runFacts(trace)} ${systemPromptPart(trace, systemPrompt)}
+    ${runFacts(trace)} ${systemPromptPart(trace, systemPrompt)} ${renderTraceHistory(history)}
     <ol class="trace-tree">
       ${trace.input.map((text) => html`<li class="step input"><span class="kind">user</span>${text ? html`<oc-capped-text .text=${text}></oc-capped-text>` : html`<span class="hint">(no text)</span>`}</li>`)}
       ${steps.map((step) => step.render())}
