@@ -15,7 +15,7 @@ const RESULT_HEAD_CHARS = 500;
 export interface BuiltTrace {
   record: TraceRecord;
   systemPrompt?: { hash: string; text: string };
-  /** The conversation the run was sent before its input (the recorder stores it as a chain: history-chains.ts). */
+  /** The conversation the run was sent before its input (the recorder logs it: history-log.ts). */
   history?: readonly HistoryMessage[];
 }
 

@@ -12,7 +12,7 @@ import { meaningSearchEnabled, traceSettings, tracingEnabled, type TraceSettings
 import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js";
 import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { buildTrace, type TimedEvent } from "./trace-builder.js";
-import { HistoryChains } from "./history-chains.js";
+import { HistoryLogs } from "./history-log.js";
 import type { TracedMessage } from "./history-messages.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
@@ -62,8 +62,8 @@ export class TraceRecorder implements RunTracer {
   private closed = false;
   /** Prompts this process wrote (or found) in the store: their text is not redacted and sent again. */
   private readonly storedPrompts = new Set<string>();
-  /** Each session's history as stored chains (history-chains.ts). */
-  private readonly historyChains = new HistoryChains();
+  /** Each session's log of the messages its runs were sent (history-log.ts). */
+  private readonly historyLogs = new HistoryLogs();
   /** Grades queued runs when `diagnostics.traces.review.judge` is set. */
   private readonly judge: ReviewJudge | undefined;
   /** Embeds traces for meaning search when `diagnostics.traces.search.embeddings` is on. */
@@ -257,9 +257,10 @@ export class TraceRecorder implements RunTracer {
     const settings = traceSettings(config, this.deps.env);
     try {
       const redactor = this.redactorFor(config);
-      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts, this.historyChains));
+      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts, this.historyLogs));
       const store = await this.openStore();
       store.write(traces);
+      this.historyLogs.forget(store.takeEmptiedLogs());
       store.reviews.route(
         traces.map((t) => t.record),
         reviewSettings(config),
@@ -277,7 +278,7 @@ export class TraceRecorder implements RunTracer {
         );
     } catch (err) {
       this.storedPrompts.clear();
-      this.historyChains.clear();
+      this.historyLogs.clear();
       this.deps.logger.warn({ err: (err as Error).message, runs: batch.length }, "run traces not written");
     }
   }
@@ -294,10 +295,10 @@ export class TraceRecorder implements RunTracer {
 
   private prune(store: TraceStore, settings: TraceSettings): void {
     this.writesSincePrune = 0;
-    // Retention may delete prompts and history messages: the next trace of each writes it again.
+    // Retention may delete prompts (the next trace of each writes it again) and empty history logs.
     this.storedPrompts.clear();
-    this.historyChains.clear();
     const deleted = store.prune({ retentionDays: settings.retentionDays, maxBytes: settings.maxBytes, now: Date.now() });
+    this.historyLogs.forget(store.takeEmptiedLogs());
     if (deleted > 0) this.deps.logger.info({ deleted }, "old run traces deleted");
   }
 
@@ -320,10 +321,10 @@ export class TraceRecorder implements RunTracer {
 }
 
 /** Every text of a trace that may carry a secret, redacted. */
-function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>, chains: HistoryChains): StoredTrace {
+function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>, logs: HistoryLogs): StoredTrace {
   const record = built.record;
-  const chained = built.history && chains.chain(record.sessionKey, built.history, r);
-  if (chained) record.history = chained.history;
+  const logged = built.history && logs.record(record.sessionKey, built.history, r);
+  if (logged) record.history = logged.history;
   record.input = record.input.map((t) => r.text(t));
   record.output = r.text(record.output);
   record.thinking = record.thinking.map((t) => r.text(t));
@@ -340,7 +341,7 @@ function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, sto
     if (tool.decisionReason) tool.decisionReason = r.text(tool.decisionReason);
     if (tool.approval) tool.approval.command = r.text(tool.approval.command);
   }
-  const stored: StoredTrace = chained ? { record, history: chained.rows } : { record };
+  const stored: StoredTrace = logged ? { record, history: logged.rows } : { record };
   if (!built.systemPrompt || storedPrompts.has(built.systemPrompt.hash)) return stored;
   if (storedPrompts.size >= 1_000) storedPrompts.clear();
   storedPrompts.add(built.systemPrompt.hash);

@@ -8,8 +8,8 @@ import { parseSearchQuery, snippetAround } from "../sessions/search/index.js";
 import { summaryColumns } from "./summary-columns.js";
 import { traceText } from "./trace-text.js";
 import type { ToolCallOutline, TraceRecord, TraceSummary } from "./types.js";
-import type { HistoryRows } from "./history-chains.js";
-import { createHistoryTables, HistoryStore } from "./history-store.js";
+import type { HistoryRows } from "./history-log.js";
+import { createHistoryTables, historyStart, HistoryStore } from "./history-store.js";
 import type { TracedMessage } from "./history-messages.js";
 
 type Database = BetterSqlite3.Database;
@@ -18,7 +18,7 @@ type Database = BetterSqlite3.Database;
 export interface StoredTrace {
   record: TraceRecord;
   systemPrompt?: { hash: string; text: string };
-  /** The places and messages of its history the store may not have yet. */
+  /** The log entries and messages of its history the store may not have yet. */
   history?: HistoryRows;
 }
 
@@ -40,7 +40,7 @@ export interface PruneLimits {
 /**
  * `traces_prompt` and `traces_bytes` serve retention: which prompts are still used and how many
  * bytes are stored are read from those small indexes, not from every row and its overflow pages.
- * A trace's history is the stored conversation ending at its `history_tip` (history-store.ts).
+ * A trace's history is in a session's message log (history-store.ts): `history_log`, `history_from`.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS prompts (hash TEXT PRIMARY KEY, text TEXT NOT NULL, bytes INTEGER NOT NULL);
@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS traces (
   run_id TEXT PRIMARY KEY, session_key TEXT NOT NULL, agent_id TEXT NOT NULL, source TEXT NOT NULL,
   started_at INTEGER NOT NULL, duration_ms INTEGER NOT NULL, outcome TEXT NOT NULL, model TEXT,
   input_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, model_calls INTEGER NOT NULL, tool_calls INTEGER NOT NULL,
-  prompt_hash TEXT, body TEXT NOT NULL, bytes INTEGER NOT NULL, history_tip TEXT
+  prompt_hash TEXT, body TEXT NOT NULL, bytes INTEGER NOT NULL, history_log TEXT, history_from INTEGER
 );
 CREATE INDEX IF NOT EXISTS traces_started ON traces(started_at);
 CREATE INDEX IF NOT EXISTS traces_session ON traces(session_key, started_at);
@@ -114,6 +114,8 @@ export class TraceStore {
   private readonly dropWords;
   private readonly putWords;
   private readonly history: HistoryStore;
+  /** History logs no trace uses any more since `takeEmptiedLogs` was last called. */
+  private emptiedLogs: string[] = [];
   /** The review queue, in the same database. */
   readonly reviews: ReviewStore;
   /** The traces' vectors for meaning search, in the same database. */
@@ -124,9 +126,9 @@ export class TraceStore {
     this.vectors = new TraceVectors(db);
     this.putPrompt = db.prepare("INSERT OR IGNORE INTO prompts (hash, text, bytes) VALUES (?, ?, ?)");
     this.putTrace = db.prepare(`INSERT OR REPLACE INTO traces
-      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes, history_tip)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.rowidOf = db.prepare("SELECT rowid, history_tip AS historyTip FROM traces WHERE run_id = ?");
+      (run_id, session_key, agent_id, source, started_at, duration_ms, outcome, model, input_tokens, output_tokens, model_calls, tool_calls, prompt_hash, body, bytes, history_log, history_from)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.rowidOf = db.prepare("SELECT rowid, history_log AS historyLog FROM traces WHERE run_id = ?");
     this.dropWords = db.prepare("DELETE FROM traces_fts WHERE rowid = ?");
     this.putWords = db.prepare("INSERT INTO traces_fts (rowid, text) VALUES (?, ?)");
     this.history = new HistoryStore(db);
@@ -166,8 +168,9 @@ export class TraceStore {
         if (systemPrompt) putPrompt.run(systemPrompt.hash, systemPrompt.text, Buffer.byteLength(systemPrompt.text));
         if (history) this.history.add(history);
         const body = JSON.stringify(r);
+        const start = historyStart(r.history);
         // REPLACE deletes without firing the delete trigger: the words of a trace written again go here.
-        const previous = rowidOf.get(r.runId) as { rowid: number; historyTip: string | null } | undefined;
+        const previous = rowidOf.get(r.runId) as { rowid: number; historyLog: string | null } | undefined;
         if (previous !== undefined) {
           dropWords.run(previous.rowid);
           this.vectors.forget(r.runId);
@@ -188,12 +191,12 @@ export class TraceStore {
           r.systemPromptHash ?? null,
           body,
           Buffer.byteLength(body),
-          r.history?.tip ?? null,
+          start.log,
+          start.from,
         );
         putWords.run(lastInsertRowid, traceText(r));
-        // Held before the replaced trace's history is let go: both may end at the same place.
-        if (r.history?.tip) this.history.hold(r.history.tip);
-        if (previous?.historyTip) this.history.release(previous.historyTip);
+        // The replaced trace may have used entries no remaining trace uses.
+        if (previous?.historyLog) this.emptiedLogs.push(...this.history.trim([previous.historyLog]));
       }
     })();
   }
@@ -278,7 +281,7 @@ export class TraceStore {
       | undefined;
     if (!row) return undefined;
     const trace = JSON.parse(row.body) as TraceRecord;
-    const history = trace.history ? (trace.history.tip !== undefined ? this.history.messages(trace.history.tip) : []) : undefined;
+    const history = trace.history ? this.history.messages(trace.history) : undefined;
     return { trace, ...(row.prompt !== null ? { systemPrompt: row.prompt } : {}), ...(history ? { history } : {}) };
   }
 
@@ -296,7 +299,7 @@ export class TraceStore {
   prune(limits: PruneLimits): number {
     return this.db.transaction(() => {
       const expired = this.db
-        .prepare("DELETE FROM traces WHERE started_at < ? RETURNING history_tip")
+        .prepare("DELETE FROM traces WHERE started_at < ? RETURNING history_log")
         .pluck()
         .all(limits.now - limits.retentionDays * 86_400_000);
       let deleted = expired.length;
@@ -310,24 +313,34 @@ export class TraceStore {
           excess -= row.bytes;
           if (excess <= 0) break;
         }
-        const del = this.db.prepare("DELETE FROM traces WHERE run_id = ? RETURNING history_tip").pluck();
-        const tips = victims.flatMap((id) => del.all(id) as (string | null)[]);
-        deleted += tips.length;
-        this.letGo(tips);
+        const del = this.db.prepare("DELETE FROM traces WHERE run_id = ? RETURNING history_log").pluck();
+        const logs = victims.flatMap((id) => del.all(id) as (string | null)[]);
+        deleted += logs.length;
+        this.letGo(logs);
       }
       if (deleted > 0) this.reviews.deleteOrphans();
       return deleted;
     })();
   }
 
+  /**
+   * The history logs whose every trace was deleted (retention, the cap, a trace written again)
+   * since the last call: whoever numbers messages in them must start new ones.
+   */
+  takeEmptiedLogs(): string[] {
+    const logs = this.emptiedLogs;
+    this.emptiedLogs = [];
+    return logs;
+  }
+
   close(): void {
     this.db.close();
   }
 
-  /** After traces were deleted: their histories are let go, then the prompts no trace uses. */
-  private letGo(historyTips: readonly (string | null)[]): void {
-    if (historyTips.length === 0) return;
-    for (const tip of historyTips) if (tip !== null) this.history.release(tip);
+  /** After traces were deleted (`historyLogs`: theirs): their logs are trimmed, then the prompts no trace uses go. */
+  private letGo(historyLogs: readonly (string | null)[]): void {
+    if (historyLogs.length === 0) return;
+    this.emptiedLogs.push(...this.history.trim(historyLogs.filter((log) => log !== null)));
     this.db.exec("DELETE FROM prompts WHERE hash NOT IN (SELECT prompt_hash FROM traces WHERE prompt_hash IS NOT NULL)");
   }
 }

@@ -102,12 +102,13 @@ export interface TraceRecord {
 }
 
 /**
- * How a trace names its history: how many messages, and the stored place of the last one
- * (history-chains.ts), from which the store reads the whole conversation back; no place when empty.
+ * How a trace names its history: how many messages, and where they are in its session's log of
+ * messages (history-log.ts): runs of consecutive numbers, in the order sent; none when empty.
  */
 export interface TraceHistory {
   messages: number;
-  tip?: string;
+  log?: string;
+  runs?: [number, number][];
 }
 
 /** What `traces.list` returns per run. */

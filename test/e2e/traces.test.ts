@@ -129,17 +129,17 @@ describe("run traces end to end", () => {
     const got = await sock.request("traces.get", { runId });
     expect(got.ok).toBe(true);
     expect(got.payload.trace.input).toEqual(["what is my name?"]);
-    expect(got.payload.trace.history).toEqual({ messages: 2, tip: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(got.payload.trace.history).toEqual({ messages: 2, log: expect.any(String), runs: [[0, 1]] });
     const history = got.payload.history as { role: string; content: { type: string; text: string }[] | string }[];
     expect(history.map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(JSON.stringify(history[0]!.content)).toContain("my name is Ada and my key is [redacted]");
     expect(JSON.stringify(history)).not.toContain(SECRET);
     expect(JSON.stringify(history[1]!.content)).toContain("Hello Ada, noted.");
 
-    // The next run's history is this one's and this run's own messages, its chain this one's extended.
+    // The next run's history is this one's and this run's own messages: one run of the session's log.
     const third = await chat("recalled", "thanks");
     const next = await sock.request("traces.get", { runId: third });
-    expect(next.payload.trace.history.messages).toBe(6);
+    expect(next.payload.trace.history).toEqual({ messages: 6, log: got.payload.trace.history.log, runs: [[0, 5]] });
     expect(next.payload.history.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant", "toolResult", "assistant"]);
     expect(next.payload.history.slice(0, 2)).toEqual(history);
     expect(JSON.stringify(next.payload.history[4].content)).toContain("the launch code is blue");

@@ -9,7 +9,7 @@ import { applyDefaults } from "../../../src/config/defaults.js";
 import type { OpenClawConfig } from "../../../src/config/index.js";
 import { TraceRecorder, TraceStore, tracesDbPath } from "../../../src/traces/index.js";
 import { traceSource } from "../../../src/conversations/trace-source.js";
-import { HistoryChains } from "../../../src/traces/history-chains.js";
+import { HistoryLogs } from "../../../src/traces/history-log.js";
 import { TraceRedactor } from "../../../src/traces/redaction.js";
 import type { HistoryMessage } from "../../../src/models/messages.js";
 
@@ -212,8 +212,8 @@ describe("TraceRecorder", () => {
     }
     const first = (await r.get("hist-0"))!;
     const second = (await r.get("hist-1"))!;
-    expect(first.trace.history).toEqual({ messages: 1, tip: expect.stringMatching(/^[0-9a-f]{32}$/) });
-    expect(second.trace.history!.messages).toBe(3);
+    expect(first.trace.history).toEqual({ messages: 1, log: expect.any(String), runs: [[0, 0]] });
+    expect(second.trace.history).toEqual({ messages: 3, log: first.trace.history!.log, runs: [[0, 2]] });
     expect(first.history).toEqual(second.history!.slice(0, 1));
     expect(second.history).toEqual([
       {
@@ -235,9 +235,9 @@ describe("TraceRecorder", () => {
     ]);
     expect(JSON.stringify(second)).not.toContain(secret);
     await r.close();
-    // One place per message: the second run's chain extends the first's.
+    // One log entry per message: the second run's history extends the first's.
     expect(rowCount(stateDir, "history_messages")).toBe(3);
-    expect(rowCount(stateDir, "history_nodes")).toBe(3);
+    expect(rowCount(stateDir, "history_log")).toBe(3);
   });
 
   it("masks secret environment values, logging.redactPatterns and Bearer values, and leaves credentials shorter than 8 characters", async () => {
@@ -309,7 +309,7 @@ describe("TraceStore retention", () => {
 });
 
 describe("TraceStore retention of history", () => {
-  it("deletes the places no remaining trace's chain reaches and the messages no place names; a shared beginning stays", async () => {
+  it("trims each session's log below what its remaining traces use, and deletes the messages no log entry names", async () => {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "traces-"));
     dirs.push(stateDir);
     const store = (await TraceStore.open(tracesDbPath(stateDir), { create: true }))!;
@@ -317,15 +317,15 @@ describe("TraceStore retention of history", () => {
     const day = 86_400_000;
     const message = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
     const [a, b, c, d] = [message("a"), message("b"), message("c"), message("d")];
-    const chains = new HistoryChains();
+    const logs = new HistoryLogs();
     const redactor = new TraceRedactor(applyDefaults({}), {});
     const trace = (runId: string, startedAt: number, sessionKey: string, history: HistoryMessage[]) => {
-      const chained = chains.chain(sessionKey, history, redactor);
-      return { record: plainRecord(runId, startedAt, { sessionKey, history: chained.history }), history: chained.rows };
+      const logged = logs.record(sessionKey, history, redactor);
+      return { record: plainRecord(runId, startedAt, { sessionKey, history: logged.history }), history: logged.rows };
     };
     const texts = (runId: string) => store.get(runId)!.history!.map((m) => m.content);
     try {
-      // Session s: [a], then [a, b, c] (extending the chain); session t starts with the same a, then d.
+      // Session s: [a], then [a, b, c] (one run of its log); session t sends the same a, then d.
       store.write([trace("s1", now - 20 * day, "s", [a]), trace("s2", now - 20 * day, "s", [a, b, c]), trace("t1", now - day, "t", [a, d])]);
       expect(texts("s2")).toEqual(["a", "b", "c"]);
       expect(texts("t1")).toEqual(["a", "d"]);
@@ -336,14 +336,21 @@ describe("TraceStore retention of history", () => {
       store.write([trace("s3", now - 20 * day, "u", [b])]);
       expect(texts("s3")).toEqual(["b"]);
       expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now })).toBe(3);
-      // b and c only ever followed a in session s (and b began u's): gone; a is the start of t's chain: kept.
+      // Logs s and u have no trace left: b and c go; a and d are still in t's log.
       expect(texts("t1")).toEqual(["a", "d"]);
-      expect(rowCount(stateDir, "history_nodes")).toBe(2);
+      expect(rowCount(stateDir, "history_log")).toBe(2);
       expect(rowCount(stateDir, "history_messages")).toBe(2);
-      // With no trace left, nothing is reached.
-      expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now: now + 14 * day })).toBe(1);
+      // Session s's log was emptied: its next run starts a new one, and its history is whole.
+      const emptied = store.takeEmptiedLogs();
+      expect(emptied).toHaveLength(2);
+      logs.forget(emptied);
+      store.write([trace("s4", now - 1, "s", [a, b, c])]);
+      expect(texts("s4")).toEqual(["a", "b", "c"]);
+      expect(store.takeEmptiedLogs()).toEqual([]);
+      // With no trace left, no entry is kept.
+      expect(store.prune({ retentionDays: 14, maxBytes: 1_000_000, now: now + 14 * day })).toBe(2);
       expect(store.storedBytes()).toBe(0);
-      expect(rowCount(stateDir, "history_nodes")).toBe(0);
+      expect(rowCount(stateDir, "history_log")).toBe(0);
     } finally {
       store.close();
     }

@@ -90,7 +90,7 @@ export interface TraceRecord {
   systemPromptChars?: number;
   tools?: string[];
   /** How many messages were sent before the run's input (traces.get's `history` has them). */
-  history?: { messages: number; tip?: string };
+  history?: { messages: number; log?: string; runs?: [number, number][] };
   input: string[];
   modelCalls: ModelCall[];
   toolCalls: ToolCall[];
