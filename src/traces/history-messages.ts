@@ -13,7 +13,7 @@ export type TracedMessage = {
   [field: string]: unknown;
 };
 
-export interface OmittedImage {
+interface OmittedImage {
   type: "image";
   mimeType: string;
   /** Characters of the base64 data that was sent. */

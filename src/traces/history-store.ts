@@ -29,9 +29,7 @@ export function createHistoryTables(db: Database): void {
 /** Where a trace's history starts in its log: what the traces table keeps of it. */
 export function historyStart(history: TraceHistory | undefined): { log: string | null; from: number | null } {
   if (!history?.log || !history.runs?.length) return { log: null, from: null };
-  let from = history.runs[0]![0];
-  for (const [first] of history.runs) from = Math.min(from, first);
-  return { log: history.log, from };
+  return { log: history.log, from: Math.min(...history.runs.map(([first]) => first)) };
 }
 
 /** The stored session logs and messages traces name their histories by. Called inside the trace store's transactions. */
