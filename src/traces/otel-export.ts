@@ -4,6 +4,7 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, Trace
 import { HealthReportingSpanExporter } from "./otel-exporter-health.js";
 import type { OtelSettings } from "./settings.js";
 import type { TraceRecord } from "./types.js";
+import { genAiInputMessages, type RunContent } from "./otel-messages.js";
 
 /**
  * Run traces as OpenTelemetry spans over OTLP/HTTP (protobuf or JSON), with the GenAI semantic
@@ -37,7 +38,8 @@ export class OtelTraceExporter {
     this.tracer = this.provider.getTracer("openclaw", settings.version);
   }
 
-  export(record: TraceRecord): void {
+  /** `content` is what was said beyond the record (system prompt, history): given when `captureContent` is on. */
+  export(record: TraceRecord, content?: RunContent): void {
     const root = this.tracer.startSpan(`invoke_agent ${record.agentId}`, {
       kind: SpanKind.INTERNAL,
       startTime: record.startedAt,
@@ -52,7 +54,11 @@ export class OtelTraceExporter {
         "openclaw.source": record.source,
         "openclaw.outcome": record.outcome,
         ...(this.settings.captureContent
-          ? { "gen_ai.input.messages": messagesJson("user", record.input), "gen_ai.output.messages": messagesJson("assistant", record.output ? [record.output] : []) }
+          ? {
+              "gen_ai.system_instructions": content?.systemInstructions ? JSON.stringify([{ type: "text", content: content.systemInstructions }]) : undefined,
+              "gen_ai.input.messages": jsonUnlessEmpty(genAiInputMessages(content?.history ?? [], record.input)),
+              "gen_ai.output.messages": jsonUnlessEmpty(record.output ? [{ role: "assistant", parts: [{ type: "text", content: record.output }] }] : []),
+            }
           : {}),
       }),
     });
@@ -118,10 +124,8 @@ export class OtelTraceExporter {
   }
 }
 
-/** Messages as the GenAI conventions' `gen_ai.*.messages` JSON: `[{role, parts: [{type: "text", content}]}]`. */
-function messagesJson(role: string, texts: readonly string[]): string | undefined {
-  if (texts.length === 0) return undefined;
-  return JSON.stringify(texts.map((content) => ({ role, parts: [{ type: "text", content }] })));
+function jsonUnlessEmpty(messages: readonly unknown[]): string | undefined {
+  return messages.length === 0 ? undefined : JSON.stringify(messages);
 }
 
 function modelId(ref: string | undefined): string | undefined {

@@ -11,12 +11,13 @@ import { reviewSettings } from "./review/review-settings.js";
 import { meaningSearchEnabled, traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js";
 import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
-import { buildTrace, type TimedEvent } from "./trace-builder.js";
+import { type BuiltTrace, buildTrace, type TimedEvent } from "./trace-builder.js";
 import { HistoryLogs } from "./history-log.js";
-import type { TracedMessage } from "./history-messages.js";
+import { type TracedMessage, tracedMessage } from "./history-messages.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
+import type { RunContent } from "./otel-messages.js";
 
 export interface TraceRecorderDeps {
   stateDir: string;
@@ -257,7 +258,8 @@ export class TraceRecorder implements RunTracer {
     const settings = traceSettings(config, this.deps.env);
     try {
       const redactor = this.redactorFor(config);
-      const traces = batch.map((run) => redactTrace(buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt), redactor, this.storedPrompts, this.historyLogs));
+      const built = batch.map((run) => buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt));
+      const traces = built.map((trace) => redactTrace(trace, redactor, this.storedPrompts, this.historyLogs));
       const store = await this.openStore();
       store.write(traces);
       this.historyLogs.forget(store.takeEmptiedLogs());
@@ -271,11 +273,13 @@ export class TraceRecorder implements RunTracer {
       this.embedding?.kick();
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
-      if (settings.otel)
+      if (settings.otel) {
+        const withContent = settings.otel.captureContent;
         await this.export(
           settings.otel,
-          traces.map((t) => t.record),
+          built.map((trace) => ({ record: trace.record, ...(withContent ? { content: runContent(trace, redactor) } : {}) })),
         );
+      }
     } catch (err) {
       this.storedPrompts.clear();
       this.historyLogs.clear();
@@ -302,7 +306,7 @@ export class TraceRecorder implements RunTracer {
     if (deleted > 0) this.deps.logger.info({ deleted }, "old run traces deleted");
   }
 
-  private async export(settings: NonNullable<TraceSettings["otel"]>, records: TraceRecord[]): Promise<void> {
+  private async export(settings: NonNullable<TraceSettings["otel"]>, runs: { record: TraceRecord; content?: RunContent }[]): Promise<void> {
     const settingsKey = JSON.stringify(settings);
     if (this.otelSettingsKey !== settingsKey) {
       const previous = this.otel;
@@ -311,7 +315,7 @@ export class TraceRecorder implements RunTracer {
       if (previous) void previous.then((p) => p.shutdown()).catch(() => undefined);
     }
     const exporter = await this.otel!;
-    for (const record of records) exporter.export(record);
+    for (const run of runs) exporter.export(run.record, run.content);
   }
 
   private redactorFor(config: OpenClawConfig): TraceRedactor {
@@ -320,8 +324,16 @@ export class TraceRecorder implements RunTracer {
   }
 }
 
+/** The system prompt and history of a built trace, redacted, for an export that captures content. */
+function runContent(built: BuiltTrace, r: TraceRedactor): RunContent {
+  return {
+    ...(built.systemPrompt ? { systemInstructions: r.text(built.systemPrompt.text) } : {}),
+    history: (built.history ?? []).map((message) => tracedMessage(message, r)),
+  };
+}
+
 /** Every text of a trace that may carry a secret, redacted. */
-function redactTrace(built: ReturnType<typeof buildTrace>, r: TraceRedactor, storedPrompts: Set<string>, logs: HistoryLogs): StoredTrace {
+function redactTrace(built: BuiltTrace, r: TraceRedactor, storedPrompts: Set<string>, logs: HistoryLogs): StoredTrace {
   const record = built.record;
   const logged = built.history && logs.record(record.sessionKey, built.history, r);
   if (logged) record.history = logged.history;

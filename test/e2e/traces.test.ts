@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, runCli, startGateway, type GatewayProcess } from "../helpers/gateway-process.js";
 import { openOperator, type TestSocket } from "../helpers/ws-client.js";
 import { fakeModelConfig } from "../helpers/fake-model-config.js";
-import { allTextOf, lastMessageOf, messagesOf } from "../helpers/model-request.js";
+import { allTextOf, lastMessageOf, messagesOf, systemPromptOf } from "../helpers/model-request.js";
 import { waitUntil } from "../helpers/reliability.js";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.js";
 import { startFakeOtlpCollector, type FakeOtlpCollector } from "../fakes/otlp-collector.js";
@@ -159,14 +159,31 @@ describe("run traces end to end", () => {
     const patched = await sock.request("config.patch", { raw, baseHash: snap.hash });
     expect(patched.payload).toMatchObject({ applied: true, restartRequiredPaths: [] });
     server.enqueue({ text: "after the reload" });
-    const runId = await chat("retraced", "again");
+    const runId = await chat("retraced", `again, key ${SECRET}`);
     const spans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === runId));
     const root = spans.find((s) => s.attributes["openclaw.run_id"] === runId)!;
     expect(root.resource["service.name"]).toBe("renamed-gateway");
     expect(collector.headers.at(-1)!["x-ingest-key"]).toBe("rotated-key-456");
     expect(collector.headers.at(-1)!["content-type"]).toBe("application/json");
-    expect(JSON.parse(String(root.attributes["gen_ai.input.messages"]))).toEqual([{ role: "user", parts: [{ type: "text", content: "again" }] }]);
+    expect(JSON.parse(String(root.attributes["gen_ai.input.messages"]))).toEqual([{ role: "user", parts: [{ type: "text", content: "again, key [redacted]" }] }]);
     expect(JSON.parse(String(root.attributes["gen_ai.output.messages"]))).toEqual([{ role: "assistant", parts: [{ type: "text", content: "after the reload" }] }]);
+    const [instructions] = JSON.parse(String(root.attributes["gen_ai.system_instructions"]));
+    expect(instructions.type).toBe("text");
+    const sentSystem = systemPromptOf(server.requests.find((r) => lastMessageOf(r).text.startsWith("again, key"))!);
+    expect(sentSystem.length).toBeGreaterThan(100);
+    expect(instructions.content).toBe(sentSystem);
+
+    // The session's next run exports the conversation it was sent before its own message, redacted.
+    server.enqueue({ text: "still here" });
+    const nextId = await chat("retraced", "and once more");
+    const nextSpans = await collector.waitFor((s) => s.some((span) => span.attributes["openclaw.run_id"] === nextId));
+    const nextRoot = nextSpans.find((s) => s.attributes["openclaw.run_id"] === nextId)!;
+    expect(JSON.parse(String(nextRoot.attributes["gen_ai.input.messages"]))).toEqual([
+      { role: "user", parts: [{ type: "text", content: "again, key [redacted]" }] },
+      { role: "assistant", parts: [{ type: "text", content: "after the reload" }] },
+      { role: "user", parts: [{ type: "text", content: "and once more" }] },
+    ]);
+    expect(JSON.stringify(nextRoot.attributes)).not.toContain(SECRET);
   });
 
   it("an HTTP completion is traced with source http", async () => {
