@@ -4,7 +4,8 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, Trace
 import { HealthReportingSpanExporter } from "./otel-exporter-health.js";
 import type { OtelSettings } from "./settings.js";
 import type { TraceRecord } from "./types.js";
-import { genAiInputMessages, type RunContent } from "./otel-messages.js";
+import { genAiInputMessages } from "./otel-messages.js";
+import type { RunContent } from "./exported-content.js";
 
 /**
  * Run traces as OpenTelemetry spans over OTLP/HTTP (protobuf or JSON), with the GenAI semantic

@@ -1,13 +1,5 @@
 import type { TracedMessage } from "./history-messages.js";
 
-/** What a run said beyond its trace record, exported only with `captureContent`: redacted as the trace is. */
-export interface RunContent {
-  /** The system prompt the run's model calls were sent. */
-  systemInstructions?: string;
-  /** The conversation the run was sent before its input, as the trace stores it. */
-  history: readonly TracedMessage[];
-}
-
 /** One message in the GenAI conventions' `gen_ai.input.messages` / `gen_ai.output.messages` form. */
 export interface GenAiMessage {
   role: string;

@@ -13,11 +13,11 @@ import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js"
 import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { type BuiltTrace, buildTrace, type TimedEvent } from "./trace-builder.js";
 import { HistoryLogs } from "./history-log.js";
-import { type TracedMessage, tracedMessage } from "./history-messages.js";
+import type { TracedMessage } from "./history-messages.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
-import type { RunContent } from "./otel-messages.js";
+import { ExportedContent, type RunContent } from "./exported-content.js";
 
 export interface TraceRecorderDeps {
   stateDir: string;
@@ -65,6 +65,8 @@ export class TraceRecorder implements RunTracer {
   private readonly storedPrompts = new Set<string>();
   /** Each session's log of the messages its runs were sent (history-log.ts). */
   private readonly historyLogs = new HistoryLogs();
+  /** What exports with `captureContent` send beyond the record, redacted once per message and prompt. */
+  private readonly exportedContent = new ExportedContent();
   /** Grades queued runs when `diagnostics.traces.review.judge` is set. */
   private readonly judge: ReviewJudge | undefined;
   /** Embeds traces for meaning search when `diagnostics.traces.search.embeddings` is on. */
@@ -277,7 +279,7 @@ export class TraceRecorder implements RunTracer {
         const withContent = settings.otel.captureContent;
         await this.export(
           settings.otel,
-          built.map((trace) => ({ record: trace.record, ...(withContent ? { content: runContent(trace, redactor) } : {}) })),
+          built.map((trace) => ({ record: trace.record, ...(withContent ? { content: this.exportedContent.of(trace, redactor) } : {}) })),
         );
       }
     } catch (err) {
@@ -322,14 +324,6 @@ export class TraceRecorder implements RunTracer {
     if (this.redactor?.config !== config) this.redactor = { config, redactor: new TraceRedactor(config, this.deps.env) };
     return this.redactor.redactor;
   }
-}
-
-/** The system prompt and history of a built trace, redacted, for an export that captures content. */
-function runContent(built: BuiltTrace, r: TraceRedactor): RunContent {
-  return {
-    ...(built.systemPrompt ? { systemInstructions: r.text(built.systemPrompt.text) } : {}),
-    history: (built.history ?? []).map((message) => tracedMessage(message, r)),
-  };
 }
 
 /** Every text of a trace that may carry a secret, redacted. */

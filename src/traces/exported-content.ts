@@ -1,0 +1,56 @@
+import { type TracedMessage, tracedMessage } from "./history-messages.js";
+import type { TraceRedactor } from "./redaction.js";
+import type { BuiltTrace } from "./trace-builder.js";
+
+/** What a run said beyond its trace record, exported only with `captureContent`: redacted as the trace is. */
+export interface RunContent {
+  /** The system prompt the run's model calls were sent. */
+  systemInstructions?: string;
+  /** The conversation the run was sent before its input, as the trace stores it. */
+  history: readonly TracedMessage[];
+}
+
+/** Redacted prompts kept by hash: a gateway's agents send a handful (a prompt changes with its tools and files). */
+const MAX_PROMPTS = 64;
+
+/**
+ * The system prompt and history of each exported run, each redacted once: a session's runs resend
+ * the same message objects and mostly the same prompt, so a long session does not redact its whole
+ * window again for every run. A new redactor (the config changed) starts over.
+ */
+export class ExportedContent {
+  private redactor: TraceRedactor | undefined;
+  private messages = new WeakMap<object, TracedMessage>();
+  private readonly prompts = new Map<string, string>();
+
+  of(built: BuiltTrace, redactor: TraceRedactor): RunContent {
+    if (redactor !== this.redactor) {
+      this.redactor = redactor;
+      this.messages = new WeakMap();
+      this.prompts.clear();
+    }
+    return {
+      ...(built.systemPrompt ? { systemInstructions: this.prompt(built.systemPrompt, redactor) } : {}),
+      history: (built.history ?? []).map((message) => this.message(message, redactor)),
+    };
+  }
+
+  private message(message: object, redactor: TraceRedactor): TracedMessage {
+    let traced = this.messages.get(message);
+    if (!traced) {
+      traced = tracedMessage(message as Parameters<typeof tracedMessage>[0], redactor);
+      this.messages.set(message, traced);
+    }
+    return traced;
+  }
+
+  private prompt(prompt: { hash: string; text: string }, redactor: TraceRedactor): string {
+    let text = this.prompts.get(prompt.hash);
+    if (text === undefined) {
+      if (this.prompts.size >= MAX_PROMPTS) this.prompts.clear();
+      text = redactor.text(prompt.text);
+      this.prompts.set(prompt.hash, text);
+    }
+    return text;
+  }
+}
