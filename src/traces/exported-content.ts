@@ -1,3 +1,4 @@
+import type { HistoryMessage } from "../models/messages.js";
 import { type TracedMessage, tracedMessage } from "./history-messages.js";
 import type { TraceRedactor } from "./redaction.js";
 import type { BuiltTrace } from "./trace-builder.js";
@@ -24,27 +25,32 @@ export class ExportedContent {
   private readonly prompts = new Map<string, string>();
 
   of(built: BuiltTrace, redactor: TraceRedactor): RunContent {
-    if (redactor !== this.redactor) {
-      this.redactor = redactor;
-      this.messages = new WeakMap();
-      this.prompts.clear();
-    }
     return {
       ...(built.systemPrompt ? { systemInstructions: this.prompt(built.systemPrompt, redactor) } : {}),
       history: (built.history ?? []).map((message) => this.message(message, redactor)),
     };
   }
 
-  private message(message: object, redactor: TraceRedactor): TracedMessage {
+  /** One message as the trace stores it (tracedMessage), from the cache: the trace's own history log takes it from here too. */
+  message(message: HistoryMessage, redactor: TraceRedactor): TracedMessage {
+    this.use(redactor);
     let traced = this.messages.get(message);
     if (!traced) {
-      traced = tracedMessage(message as Parameters<typeof tracedMessage>[0], redactor);
+      traced = tracedMessage(message, redactor);
       this.messages.set(message, traced);
     }
     return traced;
   }
 
+  private use(redactor: TraceRedactor): void {
+    if (redactor === this.redactor) return;
+    this.redactor = redactor;
+    this.messages = new WeakMap();
+    this.prompts.clear();
+  }
+
   private prompt(prompt: { hash: string; text: string }, redactor: TraceRedactor): string {
+    this.use(redactor);
     let text = this.prompts.get(prompt.hash);
     if (text === undefined) {
       if (this.prompts.size >= MAX_PROMPTS) this.prompts.clear();

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { HistoryMessage } from "../models/messages.js";
-import { historyMessageHash, tracedMessage } from "./history-messages.js";
-import type { TraceRedactor } from "./redaction.js";
+import { historyMessageHash, type TracedMessage } from "./history-messages.js";
 import type { TraceHistory } from "./types.js";
 
 /** A message's place in a session's log: the log, its number there, and the message's hash. */
@@ -43,7 +42,8 @@ interface SessionLog {
 export class HistoryLogs {
   private readonly sessions = new Map<string, SessionLog>();
 
-  record(sessionKey: string, history: readonly HistoryMessage[], redactor: TraceRedactor): { history: TraceHistory; rows: HistoryRows } {
+  /** `traced`: a message as the trace stores it, redacted (tracedMessage, or the export's cache of it). */
+  record(sessionKey: string, history: readonly HistoryMessage[], traced: (message: HistoryMessage) => TracedMessage): { history: TraceHistory; rows: HistoryRows } {
     const rows: HistoryRows = { entries: [], messages: [] };
     if (history.length === 0) return { history: { messages: 0 }, rows };
     const log = this.logOf(sessionKey);
@@ -56,7 +56,7 @@ export class HistoryLogs {
         // New to the log, so most likely new to the store (which keeps the body it has).
         const hash = historyMessageHash(message);
         rows.entries.push({ log: log.id, seq, message: hash });
-        rows.messages.push({ hash, body: JSON.stringify(tracedMessage(message, redactor)) });
+        rows.messages.push({ hash, body: JSON.stringify(traced(message)) });
       }
       const last = runs[runs.length - 1];
       if (last && last[1] === seq - 1) last[1] = seq;

@@ -13,7 +13,8 @@ import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js"
 import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { type BuiltTrace, buildTrace, type TimedEvent } from "./trace-builder.js";
 import { HistoryLogs } from "./history-log.js";
-import type { TracedMessage } from "./history-messages.js";
+import { type TracedMessage, tracedMessage } from "./history-messages.js";
+import type { HistoryMessage } from "../models/messages.js";
 import { TraceStore, tracesDbPath, type StoredTrace, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 import type { ExternalTraceEvent, RunTraceHandle, RunTracer, ToolCallOutline, TraceEnd, TraceRecord, TraceStart, TraceSummary } from "./types.js";
 import type { OtelTraceExporter } from "./otel-export.js";
@@ -260,8 +261,11 @@ export class TraceRecorder implements RunTracer {
     const settings = traceSettings(config, this.deps.env);
     try {
       const redactor = this.redactorFor(config);
+      const withContent = settings.otel?.captureContent === true;
+      // Exported content needs every history message redacted: the log takes its new ones from the same cache.
+      const traced = withContent ? (message: HistoryMessage) => this.exportedContent.message(message, redactor) : (message: HistoryMessage) => tracedMessage(message, redactor);
       const built = batch.map((run) => buildTrace(run.start, run.startedAt, run.events, run.end, run.endedAt));
-      const traces = built.map((trace) => redactTrace(trace, redactor, this.storedPrompts, this.historyLogs));
+      const traces = built.map((trace) => redactTrace(trace, redactor, traced, this.storedPrompts, this.historyLogs));
       const store = await this.openStore();
       store.write(traces);
       this.historyLogs.forget(store.takeEmptiedLogs());
@@ -276,7 +280,6 @@ export class TraceRecorder implements RunTracer {
       this.writesSincePrune += traces.length;
       if (this.writesSincePrune >= PRUNE_EVERY_WRITES) this.prune(store, settings);
       if (settings.otel) {
-        const withContent = settings.otel.captureContent;
         await this.export(
           settings.otel,
           built.map((trace) => ({ record: trace.record, ...(withContent ? { content: this.exportedContent.of(trace, redactor) } : {}) })),
@@ -327,9 +330,9 @@ export class TraceRecorder implements RunTracer {
 }
 
 /** Every text of a trace that may carry a secret, redacted. */
-function redactTrace(built: BuiltTrace, r: TraceRedactor, storedPrompts: Set<string>, logs: HistoryLogs): StoredTrace {
+function redactTrace(built: BuiltTrace, r: TraceRedactor, traced: (message: HistoryMessage) => TracedMessage, storedPrompts: Set<string>, logs: HistoryLogs): StoredTrace {
   const record = built.record;
-  const logged = built.history && logs.record(record.sessionKey, built.history, r);
+  const logged = built.history && logs.record(record.sessionKey, built.history, traced);
   if (logged) record.history = logged.history;
   record.input = record.input.map((t) => r.text(t));
   record.output = r.text(record.output);

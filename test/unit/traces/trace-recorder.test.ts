@@ -10,6 +10,7 @@ import type { OpenClawConfig } from "../../../src/config/index.js";
 import { TraceRecorder, TraceStore, tracesDbPath } from "../../../src/traces/index.js";
 import { traceSource } from "../../../src/conversations/trace-source.js";
 import { HistoryLogs } from "../../../src/traces/history-log.js";
+import { tracedMessage } from "../../../src/traces/history-messages.js";
 import { TraceRedactor } from "../../../src/traces/redaction.js";
 import type { HistoryMessage } from "../../../src/models/messages.js";
 
@@ -320,7 +321,7 @@ describe("TraceStore retention of history", () => {
     const logs = new HistoryLogs();
     const redactor = new TraceRedactor(applyDefaults({}), {});
     const trace = (runId: string, startedAt: number, sessionKey: string, history: HistoryMessage[]) => {
-      const logged = logs.record(sessionKey, history, redactor);
+      const logged = logs.record(sessionKey, history, (message) => tracedMessage(message, redactor));
       return { record: plainRecord(runId, startedAt, { sessionKey, history: logged.history }), history: logged.rows };
     };
     const texts = (runId: string) => store.get(runId)!.history!.map((m) => m.content);
