@@ -4,6 +4,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { parse as parseYaml } from "yaml";
 import { CliError } from "../output.js";
+import { isPathInside } from "../../infra/real-path.js";
 
 const StringList = Type.Array(Type.String({ minLength: 1 }));
 
@@ -112,7 +113,7 @@ export function loadSuite(dir: string): EvalTask[] {
     .filter((f) => /\.ya?ml$/.test(f))
     .sort();
   if (files.length === 0) throw new CliError(`eval suite ${dir}: no task files (*.yaml) in it`);
-  const tasks = files.map((f) => loadTask(path.join(root, f)));
+  const tasks = files.map((f) => loadTask(path.join(root, f), root));
   const seen = new Set<string>();
   for (const task of tasks) {
     if (seen.has(task.name)) throw new CliError(`eval suite ${dir}: two tasks are named "${task.name}"; names must be unique`);
@@ -121,7 +122,13 @@ export function loadSuite(dir: string): EvalTask[] {
   return tasks;
 }
 
-export function loadTask(file: string): EvalTask {
+/**
+ * One task file. The files it names (its `workspace` fixture, a compare grader's
+ * `referenceFile`) must be inside `suiteDir`, symlinks followed: a suite copied from elsewhere
+ * cannot hand a trial's agent, or a judge model, files from the rest of the machine.
+ */
+export function loadTask(file: string, suiteDir = path.dirname(file)): EvalTask {
+  const inSuite = (field: string, relative: string) => suitePath(file, suiteDir, field, relative);
   let raw: unknown;
   try {
     raw = parseYaml(fs.readFileSync(file, "utf8"));
@@ -134,7 +141,7 @@ export function loadTask(file: string): EvalTask {
   }
   const task = raw as Static<typeof TaskSchema>;
   if (!task.prompt === !task.conversation) throw new CliError(`eval task ${file}: give exactly one of prompt or conversation`);
-  const graders: GraderSpec[] = task.graders.map((grader, i) => ("compare" in grader ? { compare: withReferenceText(grader.compare, file, i) } : grader));
+  const graders: GraderSpec[] = task.graders.map((grader, i) => ("compare" in grader ? { compare: withReferenceText(grader.compare, file, i, inSuite) } : grader));
   graders.forEach((grader, i) => {
     if ("file" in grader) {
       const why = fileGraderProblem(grader.file);
@@ -148,8 +155,7 @@ export function loadTask(file: string): EvalTask {
       }
     }
   });
-  const workspace = task.workspace ? path.resolve(path.dirname(file), task.workspace) : undefined;
-  if (workspace && !fs.existsSync(workspace)) throw new CliError(`eval task ${file}: workspace ${task.workspace} does not exist (relative to the task file)`);
+  const workspace = task.workspace ? inSuite("workspace", task.workspace) : undefined;
   return {
     name: task.name ?? path.basename(file).replace(/\.ya?ml$/, ""),
     file,
@@ -162,22 +168,44 @@ export function loadTask(file: string): EvalTask {
 }
 
 /** A compare grader with its reference answer as text: `reference`, or the content of `referenceFile` (relative to the task file). */
-function withReferenceText(spec: { rubric: string; reference?: string; referenceFile?: string }, file: string, index: number): { rubric: string; reference: string } {
+function withReferenceText(
+  spec: { rubric: string; reference?: string; referenceFile?: string },
+  file: string,
+  index: number,
+  inSuite: (field: string, relative: string) => string,
+): { rubric: string; reference: string } {
   const where = `eval task ${file}: graders[${index}] compare`;
   if ((spec.reference === undefined) === (spec.referenceFile === undefined)) throw new CliError(`${where}: give exactly one of reference or referenceFile`);
   if (spec.reference !== undefined) return { rubric: spec.rubric, reference: spec.reference };
-  const full = path.resolve(path.dirname(file), spec.referenceFile!);
+  const full = inSuite(`graders[${index}] compare: referenceFile`, spec.referenceFile!);
   let text: string;
   try {
     text = fs.readFileSync(full, "utf8");
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `${where}: referenceFile ${spec.referenceFile} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (err as Error).message})`} (relative to the task file)`,
-    );
+    throw new CliError(`${where}: referenceFile ${spec.referenceFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (text.trim() === "") throw new CliError(`${where}: referenceFile ${spec.referenceFile} is empty`);
   return { rubric: spec.rubric, reference: text.trimEnd() };
+}
+
+/**
+ * The real path of a file a task names, relative to the task file; a CliError when it does not
+ * exist or is outside the suite's folder (through `..`, an absolute path or a symlink).
+ */
+function suitePath(file: string, suiteDir: string, field: string, relative: string): string {
+  let full: string;
+  try {
+    full = fs.realpathSync.native(path.resolve(path.dirname(file), relative));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `eval task ${file}: ${field} ${relative} ${code === "ENOENT" ? "does not exist" : `cannot be read (${code ?? (err as Error).message})`} (relative to the task file)`,
+    );
+  }
+  const root = fs.realpathSync.native(suiteDir);
+  if (!isPathInside(root, full))
+    throw new CliError(`eval task ${file}: ${field} ${relative} is outside the suite's folder ${suiteDir}; keep fixtures and reference answers in the suite`);
+  return full;
 }
 
 /** What makes a file grader check less than it says, in words; undefined when it is sound. */
