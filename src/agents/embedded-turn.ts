@@ -66,7 +66,9 @@ export interface EmbeddedTurnInput {
   senderIsOwner: boolean;
   promptMode?: PromptMode;
   extraSystemPrompt?: string;
+  /** How the turn is stopped: a signal to follow, or the caller's own controller (runAgentLoop's `signal` / `controller`). */
   signal?: AbortSignal;
+  controller?: AbortController;
   emit?: (event: AgentEvent) => void;
   /** Tool services that outlive a run (process registry); a fresh set per turn when absent. */
   services?: ToolServices;
@@ -415,7 +417,7 @@ export async function runEmbeddedTurn(input: EmbeddedTurnInput): Promise<Embedde
     },
     streamModel: modelCalls.stream,
     hooks,
-    signal: input.signal,
+    ...(input.controller ? { controller: input.controller } : { signal: input.signal }),
     timeoutMs: (input.timeoutSeconds ?? defaults.timeoutSeconds ?? 0) * 1000,
     emit: input.emit ?? (() => {}),
   }).finally(() => sandboxed.sandbox?.endTurn());

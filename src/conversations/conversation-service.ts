@@ -459,7 +459,7 @@ export class ConversationService implements ConversationPort {
     const queued = new Set(runId ? this.queue.withdraw(sessionKey, runId) : this.queue.clear(sessionKey));
     // Runs waiting in the inbox never started: they get their terminal events here. Everything
     // else (running, or queued on the lane) is aborted and ends through its own turn.
-    for (const run of targets) if (!queued.has(run.runId)) run.controller.abort(new Error("aborted"));
+    for (const run of targets) if (!queued.has(run.runId)) this.runs.abort(run, new Error("aborted"));
     this.endings.endUnstarted(sessionKey, [...queued], "aborted", "aborted before it ran");
     return targets.map((r) => r.runId);
   }
@@ -641,7 +641,7 @@ export class ConversationService implements ConversationPort {
   /** The gateway stops: waiting messages end unanswered, running turns are aborted and persist what they have. */
   async drain(): Promise<void> {
     this.queue.stop();
-    for (const run of this.runs.all()) if (!run.endedAt) run.controller.abort(new GatewayStoppingError());
+    for (const run of this.runs.all()) if (!run.endedAt) this.runs.abort(run, new GatewayStoppingError());
     await this.lanes.drain();
   }
 

@@ -3,10 +3,17 @@ import type { ChatSenders } from "../agents/questions/chat-answerers.js";
 
 export type { RunStatus };
 
-/** A run as the core keeps it: what readers see, plus the controller that aborts it. */
+/** A run as the core keeps it: what readers see, plus how it is stopped. */
 export interface RunRecord extends ConversationRun {
   done: Promise<RunRecord>;
-  controller: AbortController;
+  /** Why the run was stopped (RunRegistry.abort), the first reason given; unset while it was not. */
+  abortReason?: Error;
+  /**
+   * Told when the run is stopped: set by the turn running it, cleared when that turn ends. A
+   * plain callback rather than an AbortSignal per run: creating one costs microseconds on Node 20,
+   * and its only listener is that turn.
+   */
+  onAbort?: (reason: Error) => void;
   /** How the message arrived (`chat.send`, `http`, `channel`, …): its trace's source. */
   method?: string;
   /** The chat senders whose message started the run (none for a run started elsewhere): its questions are theirs. */
@@ -14,8 +21,6 @@ export interface RunRecord extends ConversationRun {
 }
 
 const KEEP_FINISHED_MS = 10 * 60_000;
-/** What a finished run's `controller` becomes: aborting a run that is over changes nothing. */
-const FINISHED_CONTROLLER = new AbortController();
 const resolved = (): void => {};
 /** Finished runs kept at most, however recent: memory must not grow with traffic. */
 const MAX_FINISHED = 1_000;
@@ -32,7 +37,7 @@ export class RunRegistry {
   create(runId: string, sessionKey: string, agentId: string, method?: string, startedBy?: ChatSenders): RunRecord {
     let resolve!: (r: RunRecord) => void;
     const done = new Promise<RunRecord>((r) => (resolve = r));
-    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, controller: new AbortController(), resolve, method, startedBy };
+    const record = { runId, sessionKey, agentId, status: "queued" as RunStatus, acceptedAt: Date.now(), done, resolve, method, startedBy };
     this.runs.set(runId, record);
     let active = this.unfinished.get(sessionKey);
     if (!active) {
@@ -41,6 +46,17 @@ export class RunRegistry {
     }
     active.add(record);
     return record;
+  }
+
+  /**
+   * Stops a run that has not finished: its turn is told at once (`onAbort`), and a turn that has
+   * not started yet finds `abortReason` set when it does. The first reason stays; a finished run
+   * is left as it ended.
+   */
+  abort(run: RunRecord, reason: Error): void {
+    if (run.endedAt !== undefined || run.abortReason) return;
+    run.abortReason = reason;
+    run.onAbort?.(reason);
   }
 
   get(runId: string): RunRecord | undefined {
@@ -67,8 +83,8 @@ export class RunRegistry {
     run.result = result ? { ...result, messages: [] } : undefined;
     run.resolve(run);
     // Kept up to 10 minutes for agent.wait, a finished run lets go of what only a live run
-    // needs: its controller (an AbortSignal weighs ~0.5 KB) and the resolver of `done`.
-    run.controller = FINISHED_CONTROLLER;
+    // needs: its turn's abort callback (which holds the whole turn) and the resolver of `done`.
+    run.onAbort = undefined;
     run.resolve = resolved;
     this.finished.push(runId);
     this.evictFinished();

@@ -9,7 +9,7 @@ import type { SessionStore } from "../sessions/store/index.js";
 import type { HistoryCache } from "./history-cache.js";
 import { noReplyError, type RunEndings } from "./run-endings.js";
 import { createRunEventBridge, finishAnsweredRun, type RunEventSink } from "./run-event-bridge.js";
-import type { RunRegistry, RunStatus } from "./run-registry.js";
+import type { RunRecord, RunRegistry, RunStatus } from "./run-registry.js";
 import { sessionTurnSettings } from "./session-turn-settings.js";
 import type { Turn, TurnQueue } from "./turn-queue.js";
 import type { ContextMaintenance } from "./context-maintenance.js";
@@ -77,25 +77,24 @@ export class TurnRunner {
     const controller = new AbortController();
     // The turn stops for the first reason given: a user's stop, or the gateway's (GatewayStoppingError).
     const abortFor = (reason: unknown) => controller.abort(reason instanceof GatewayStoppingError ? reason : new Error("aborted"));
-    const abort = (event: Event) => abortFor((event.target as AbortSignal).reason);
-    // Every member run's abort stops the turn. The listeners are removed when the turn ends:
-    // finished runs stay in the registry for a while, and a listener left behind would keep the
+    const onLaneAbort = (event: Event) => abortFor((event.target as AbortSignal).reason);
+    laneSignal.addEventListener("abort", onLaneAbort, { once: true });
+    // Every member run's abort stops the turn. The callbacks are taken back when the turn ends:
+    // finished runs stay in the registry for a while, and a callback left behind would keep the
     // whole turn (request, SDK stream, buffers) alive with them.
-    const watched: AbortSignal[] = [laneSignal];
-    laneSignal.addEventListener("abort", abort, { once: true });
+    const watched: RunRecord[] = [];
     const watchRun = (id: string) => {
-      const signal = deps.runs.get(id)?.controller.signal;
-      if (!signal) return;
-      signal.addEventListener("abort", abort, { once: true });
-      watched.push(signal);
+      const run = deps.runs.get(id);
+      if (!run) return;
+      run.onAbort = abortFor;
+      watched.push(run);
+      // A run aborted while it waited for a lane slot was stopped before the turn listened.
+      if (run.abortReason) abortFor(run.abortReason);
     };
     for (const id of turn.members) {
       deps.runs.markRunning(id);
       watchRun(id);
     }
-    // A run aborted while it waited for a lane slot fired its abort before anyone listened.
-    const abortedEarly = turn.members.map((id) => deps.runs.get(id)?.controller.signal).find((signal) => signal?.aborted);
-    if (abortedEarly) abortFor(abortedEarly.reason);
     const previousOnSteered = turn.onSteered;
     turn.onSteered = (ids) => {
       previousOnSteered?.(ids);
@@ -159,7 +158,7 @@ export class TurnRunner {
         // Last, so a sub-agent's frozen sender policy and limits win over the turn's defaults.
         ...deps.turnOverrides?.(sessionKey),
         ...withBootstrapHook(bootstrapHookFor(deps.hooks, deps.logger)),
-        signal: controller.signal,
+        controller,
         services: deps.services,
         approvals: deps.approvals,
         streamModel: deps.streamModel,
@@ -202,7 +201,8 @@ export class TurnRunner {
       result = noReplyError(primary, message);
     } finally {
       deps.control.closed(sessionKey);
-      for (const signal of watched) signal.removeEventListener("abort", abort);
+      laneSignal.removeEventListener("abort", onLaneAbort);
+      for (const run of watched) if (run.onAbort === abortFor) run.onAbort = undefined;
     }
     if (result.stopReason === "aborted" && controller.signal.reason instanceof GatewayStoppingError) result = cutByShutdown(result);
     // What the run wrote is on disk before anyone is told the run is over; a run whose

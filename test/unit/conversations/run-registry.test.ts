@@ -14,17 +14,30 @@ describe("RunRegistry", () => {
     expect(runs.get("r1")?.endedAt).toBeTypeOf("number");
   });
 
-  it("lets a finished run go of its own abort controller; the live run's signal is untouched by later aborts", () => {
+  it("tells a run's turn of its abort once, keeps the first reason, and lets a finished run go of its turn", () => {
     const runs = new RunRegistry();
     const run = runs.create("r1", "k", "main");
-    const liveSignal = run.controller.signal;
-    runs.finish("r1", "ok");
-    expect(run.controller.signal).not.toBe(liveSignal);
-    run.controller.abort(new Error("late abort"));
-    expect(liveSignal.aborted).toBe(false);
+    const told: string[] = [];
+    run.onAbort = (reason) => told.push(reason.message);
+    runs.abort(run, new Error("first"));
+    runs.abort(run, new Error("second"));
+    expect(told).toEqual(["first"]);
+    expect(run.abortReason?.message).toBe("first");
+
+    const waiting = runs.create("r2", "k", "main");
+    runs.abort(waiting, new Error("before it ran"));
+    expect(waiting.abortReason?.message).toBe("before it ran");
+
+    const finished = runs.create("r3", "k", "main");
+    finished.onAbort = (reason) => told.push(reason.message);
+    runs.finish("r3", "ok");
+    expect(finished.onAbort).toBeUndefined();
+    runs.abort(finished, new Error("late abort"));
+    expect(finished.abortReason).toBeUndefined();
+    expect(told).toEqual(["first"]);
     // Finishing twice keeps the first outcome.
-    runs.finish("r1", "error");
-    expect(runs.get("r1")?.status).toBe("ok");
+    runs.finish("r3", "error");
+    expect(runs.get("r3")?.status).toBe("ok");
   });
 
   it("forgets finished runs past 1,000, oldest first", () => {

@@ -114,7 +114,7 @@ describe("POST /v1/chat/completions over plain HTTP", () => {
     }
   });
 
-  it("aborts the turn's signal when a streaming client disconnects", async () => {
+  it("tells the turn when a streaming client disconnects", async () => {
     const controller = new AbortController();
     const hanging = await fetch(`${server.base}/v1/chat/completions`, {
       method: "POST",
@@ -129,7 +129,7 @@ describe("POST /v1/chat/completions over plain HTTP", () => {
     await waitFor(() => server.turns.aborted.includes("agent:main:openai-user:abort-me"));
   });
 
-  it("aborts the turn's signal when a non-streaming client disconnects", async () => {
+  it("tells the turn when a non-streaming client disconnects", async () => {
     const controller = new AbortController();
     const pending = fetch(`${server.base}/v1/chat/completions`, {
       method: "POST",

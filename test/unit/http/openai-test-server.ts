@@ -16,7 +16,7 @@ export const TOKEN = "test-token-7f3a9c21d4";
  *   `stream:a|b|c` → deltas a, b, c (10 ms apart), final text abc
  *   `fail:<kind>:<message>` → an error result
  *   `throw` → rejects with an internal error carrying a stack and the token
- *   `hang` → waits for the abort signal
+ *   `hang` → waits until the client leaves
  *   `silent` → no deltas, empty text
  *   anything else → one delta and final text `echo: <message>`
  */
@@ -26,7 +26,7 @@ export class FakeTurns {
 
   run = async (input: ChatTurnInput): Promise<ChatTurnResult> => {
     this.inputs.push(input);
-    input.signal.addEventListener("abort", () => this.aborted.push(input.sessionKey));
+    input.client.onLeave(() => this.aborted.push(input.sessionKey));
     const msg = input.message;
     const usage = { input: 11, output: 7 };
     if (msg.startsWith("stream:")) {
@@ -44,7 +44,7 @@ export class FakeTurns {
     }
     if (msg === "throw") throw new Error(`boom with ${TOKEN}\n    at secretFunction (/srv/secret.ts:1:1)`);
     if (msg === "hang") {
-      await new Promise<void>((resolve) => input.signal.addEventListener("abort", () => resolve()));
+      await new Promise<void>((resolve) => input.client.onLeave(resolve));
       return { text: "", usage, stopReason: "aborted" };
     }
     if (msg === "silent") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };

@@ -255,6 +255,28 @@ describe("runAgentLoop", () => {
     expect(result.error?.kind).toBe("timeout");
   });
 
+  it("with the caller's controller, stops when the caller aborts it, and aborts it itself when the run times out", async () => {
+    const caller = new AbortController();
+    const seen: AbortSignal[] = [];
+    const { stream } = scripted([{ hangMs: 10_000 }]);
+    const watching: StreamModelFn = (request, signal) => {
+      seen.push(signal);
+      return stream(request, signal);
+    };
+    setTimeout(() => caller.abort(new Error("stop")), 30);
+    const stopped = await runAgentLoop(input(watching, { controller: caller, timeoutMs: 10_000 }));
+    expect(stopped.stopReason).toBe("aborted");
+    // The model call got the caller's signal itself, not one following it.
+    expect(seen).toEqual([caller.signal]);
+
+    const timed = new AbortController();
+    const late = scripted([{ hangMs: 10_000 }]);
+    const result = await runAgentLoop(input(late.stream, { controller: timed, timeoutMs: 60 }));
+    expect(result.stopReason).toBe("timeout");
+    expect(timed.signal.aborted).toBe(true);
+    expect((timed.signal.reason as Error).message).toBe("run timed out");
+  });
+
   it("hooks can block a call, add a reminder, and stop the run", async () => {
     const { stream, requests } = scripted([
       { calls: [{ name: "echo", arguments: { value: "blocked" } }] },

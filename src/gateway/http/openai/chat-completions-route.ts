@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ChatCompletionBody } from "./chat-request-schema.js";
 import { resolveAgentId } from "./agent-target.js";
-import { abortWhenClientLeaves } from "./client-abort.js";
+import { clientPresence } from "./client-abort.js";
 import { chatCompletion, newCompletionIdentity } from "./completion-shapes.js";
 import { OpenAiRequestError, sendRequestError } from "./openai-errors.js";
 import { parseChatRequest } from "./parse-chat-request.js";
@@ -16,7 +16,7 @@ import type { ChatTurnInput, OpenAiRouteDeps } from "./types.js";
 /** `POST /v1/chat/completions`: validate, pick agent and session, run one turn, answer as JSON or SSE. */
 export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
   return async (req: FastifyRequest<{ Body: ChatCompletionBody }>, reply: FastifyReply): Promise<unknown> => {
-    let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
+    let turn: Omit<ChatTurnInput, "client" | "onDelta">;
     let parsed: ReturnType<typeof parseChatRequest>;
     try {
       parsed = parseChatRequest(req.body);
@@ -47,16 +47,16 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
     }
 
     const identity = newCompletionIdentity(parsed.model);
-    const signal = abortWhenClientLeaves(reply.raw);
+    const client = clientPresence(reply.raw);
     const { token, password } = deps.auth();
     const secrets = [token, password];
     const failed = (err: unknown) => {
       // A thrown error is a bug or an internal failure: log it, tell the client nothing about it.
-      if (!signal.aborted) deps.logger?.warn({ err, agentId: turn.agentId }, "chat completion turn threw");
+      if (!client.left) deps.logger?.warn({ err, agentId: turn.agentId }, "chat completion turn threw");
     };
 
     if (!parsed.stream) {
-      const result = await runBlockingTurn(deps, { ...turn, signal }, reply, secrets, failed);
+      const result = await runBlockingTurn(deps, { ...turn, client }, reply, secrets, failed);
       return result ? reply.send(chatCompletion(identity, result)) : reply;
     }
 
@@ -64,7 +64,7 @@ export function chatCompletionsHandler(deps: OpenAiRouteDeps) {
     const sse = new ChatCompletionSseWriter(reply.raw, identity, parsed.includeUsage);
     sse.open();
     try {
-      const result = await deps.runTurn({ ...turn, signal, onDelta: (text) => sse.delta(text) });
+      const result = await deps.runTurn({ ...turn, client, onDelta: (text) => sse.delta(text) });
       if (result.error) sse.fail(safeErrorMessage(result.error.message, secrets));
       else sse.finish(result);
     } catch (err) {

@@ -76,8 +76,7 @@ async function runMessage(conversations: ConversationPort, input: ChatTurnInput,
   });
   if (outcome.kind === "rejected") return { text: "", usage: { input: 0, output: 0 }, stopReason: "error", error: { kind: QUEUE_FULL, message: outcome.notice } };
   if (outcome.kind !== "accepted") return { text: "", usage: { input: 0, output: 0 }, stopReason: "stop" };
-  const onAbort = () => conversations.abort(outcome.run.sessionKey, outcome.run.runId);
-  input.signal.addEventListener("abort", onAbort, { once: true });
+  const stopListening = input.client.onLeave(() => conversations.abort(outcome.run.sessionKey, outcome.run.runId));
   try {
     const run = await outcome.run.done;
     const result = run.result;
@@ -91,7 +90,7 @@ async function runMessage(conversations: ConversationPort, input: ChatTurnInput,
       ...(error ? { error } : {}),
     };
   } finally {
-    input.signal.removeEventListener("abort", onAbort);
+    stopListening();
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { resolveAgentId } from "./agent-target.js";
-import { abortWhenClientLeaves } from "./client-abort.js";
+import { clientPresence } from "./client-abort.js";
 import { OpenAiRequestError, sendRequestError } from "./openai-errors.js";
 import { parseResponsesRequest, type ParsedResponsesRequest } from "./parse-responses-request.js";
 import { finishedStatus, newResponseIdentity, responseObject } from "./response-shapes.js";
@@ -22,7 +22,7 @@ export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => 
   return async (req: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const sessions = responseSessions();
     let parsed: ParsedResponsesRequest;
-    let turn: Omit<ChatTurnInput, "signal" | "onDelta">;
+    let turn: Omit<ChatTurnInput, "client" | "onDelta">;
     try {
       parsed = parseResponsesRequest(req.body);
       turn = turnFor(parsed, readRoutingHeaders(req.headers), deps, sessions);
@@ -37,18 +37,18 @@ export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => 
     }
 
     const identity = newResponseIdentity(parsed);
-    const signal = abortWhenClientLeaves(reply.raw);
+    const client = clientPresence(reply.raw);
     const { token, password } = deps.auth();
     const secrets = [token, password];
     const failed = (err: unknown) => {
-      if (!signal.aborted) deps.logger?.warn({ err, agentId: turn.agentId }, "responses turn threw");
+      if (!client.left) deps.logger?.warn({ err, agentId: turn.agentId }, "responses turn threw");
     };
     const remember = async (result: ChatTurnResult) => {
       if (!result.error) await sessions.remember(identity.id, turn.sessionKey, turn.agentId);
     };
 
     if (!parsed.stream) {
-      const result = await runBlockingTurn(deps, { ...turn, signal }, reply, secrets, failed);
+      const result = await runBlockingTurn(deps, { ...turn, client }, reply, secrets, failed);
       if (!result) return reply;
       await remember(result);
       return reply.send(responseObject(identity, finishedStatus(result), result));
@@ -58,7 +58,7 @@ export function responsesHandler(deps: OpenAiRouteDeps, responseSessions: () => 
     const sse = new ResponsesSseWriter(reply.raw, identity);
     sse.open();
     try {
-      const result = await deps.runTurn({ ...turn, signal, onDelta: (text) => sse.delta(text) });
+      const result = await deps.runTurn({ ...turn, client, onDelta: (text) => sse.delta(text) });
       if (result.error) sse.fail(result.error.kind, safeErrorMessage(result.error.message, secrets));
       else {
         await remember(result);
@@ -79,7 +79,7 @@ function turnFor(
   headers: ReturnType<typeof readRoutingHeaders>,
   deps: OpenAiRouteDeps,
   sessions: ResponseSessions,
-): Omit<ChatTurnInput, "signal" | "onDelta"> {
+): Omit<ChatTurnInput, "client" | "onDelta"> {
   const agentId = resolveAgentId(parsed.model, headers.agentId, deps.agents());
   // The request's sampling fields, as model params for its turn.
   const sampling = { temperature: parsed.temperature, top_p: parsed.topP, max_tokens: parsed.maxOutputTokens };

@@ -5,6 +5,7 @@ import type { LoadedImage } from "./image-loader.js";
 import type { MediaLimits } from "./request-media.js";
 import type { ClientToolCall } from "../../../agents/client-tools.js";
 import type { ClientTools } from "./client-tool-fields.js";
+import type { ClientPresence } from "./client-abort.js";
 
 /** An agent as the `/v1` surface sees it: ids are already normalised (lower case). */
 export interface OpenAiAgentInfo {
@@ -83,8 +84,8 @@ export interface ChatTurnInput {
   modelParams?: Record<string, unknown>;
   /** The request's function tools, which the client runs itself, and whether it requires a call. */
   clientTools?: ClientTools;
-  /** Aborted when the client disconnects before the answer is complete. */
-  signal: AbortSignal;
+  /** Tells when the client disconnects before the answer is complete. */
+  client: ClientPresence;
   /** Assistant text as it streams. */
   onDelta: (text: string) => void;
 }
