@@ -9,6 +9,19 @@ export interface RunContent {
   systemInstructions?: string;
   /** The conversation the run was sent before its input, as the trace stores it. */
   history: readonly TracedMessage[];
+  /** Per model call, in the order of the record's `modelCalls`: what it was sent after the run's input, and its reply. */
+  calls: readonly CallContent[];
+}
+
+/**
+ * One model call's own part: `before` is what the run had appended when the call was made (earlier
+ * replies, tool results, steered messages), so the call was sent the history, the run's input and
+ * then these. Undefined for a call whose reply the run did not keep (one retried after an overflow
+ * compaction, with a history the trace does not hold): its input is not known, only its reply.
+ */
+export interface CallContent {
+  before?: readonly TracedMessage[];
+  reply?: TracedMessage;
 }
 
 /** Redacted prompts kept by hash: a gateway's agents send a handful (a prompt changes with its tools and files). */
@@ -25,9 +38,15 @@ export class ExportedContent {
   private readonly prompts = new Map<string, string>();
 
   of(built: BuiltTrace, redactor: TraceRedactor): RunContent {
+    const appended = built.runMessages.map((message) => this.message(message, redactor));
     return {
       ...(built.systemPrompt ? { systemInstructions: this.prompt(built.systemPrompt, redactor) } : {}),
       history: (built.history ?? []).map((message) => this.message(message, redactor)),
+      calls: built.replies.map((reply): CallContent => {
+        if (!reply) return {};
+        const at = built.runMessages.indexOf(reply);
+        return at < 0 ? { reply: this.message(reply, redactor) } : { before: appended.slice(0, at), reply: appended[at] };
+      }),
     };
   }
 

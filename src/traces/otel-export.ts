@@ -4,7 +4,7 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, Trace
 import { HealthReportingSpanExporter } from "./otel-exporter-health.js";
 import type { OtelSettings } from "./settings.js";
 import type { TraceRecord } from "./types.js";
-import { genAiInputMessages } from "./otel-messages.js";
+import { finishReason, genAiCallInput, genAiInputMessages, genAiOutputMessage } from "./otel-messages.js";
 import type { RunContent } from "./exported-content.js";
 
 /**
@@ -39,8 +39,9 @@ export class OtelTraceExporter {
     this.tracer = this.provider.getTracer("openclaw", settings.version);
   }
 
-  /** `content` is what was said beyond the record (system prompt, history): given when `captureContent` is on. */
+  /** `content` is what was said beyond the record (system prompt, history, each call's part): given when `captureContent` is on. */
   export(record: TraceRecord, content?: RunContent): void {
+    const systemInstructions = content?.systemInstructions ? JSON.stringify([{ type: "text", content: content.systemInstructions }]) : undefined;
     const root = this.tracer.startSpan(`invoke_agent ${record.agentId}`, {
       kind: SpanKind.INTERNAL,
       startTime: record.startedAt,
@@ -56,15 +57,18 @@ export class OtelTraceExporter {
         "openclaw.outcome": record.outcome,
         ...(this.settings.captureContent
           ? {
-              "gen_ai.system_instructions": content?.systemInstructions ? JSON.stringify([{ type: "text", content: content.systemInstructions }]) : undefined,
+              "gen_ai.system_instructions": systemInstructions,
               "gen_ai.input.messages": jsonUnlessEmpty(genAiInputMessages(content?.history ?? [], record.input)),
-              "gen_ai.output.messages": jsonUnlessEmpty(record.output ? [{ role: "assistant", parts: [{ type: "text", content: record.output }] }] : []),
+              "gen_ai.output.messages": jsonUnlessEmpty(
+                record.output ? [{ role: "assistant", parts: [{ type: "text", content: record.output }], finish_reason: finishReason(record.stopReason) }] : [],
+              ),
             }
           : {}),
       }),
     });
     const parent = otelTrace.setSpan(ROOT_CONTEXT, root);
-    for (const call of record.modelCalls) {
+    for (const [index, call] of record.modelCalls.entries()) {
+      const own = content?.calls[index];
       const span = this.tracer.startSpan(
         `chat ${call.model ?? ""}`.trim(),
         {
@@ -83,6 +87,13 @@ export class OtelTraceExporter {
             "openclaw.auth_profile": call.authProfile,
             "openclaw.ttft_ms": call.ttftMs,
             "openclaw.failover_attempts": call.failover.length,
+            ...(this.settings.captureContent
+              ? {
+                  "gen_ai.system_instructions": systemInstructions,
+                  "gen_ai.input.messages": own?.before ? JSON.stringify(genAiCallInput(content?.history ?? [], record.input, own.before)) : undefined,
+                  "gen_ai.output.messages": own?.reply ? JSON.stringify([genAiOutputMessage(own.reply, call.stopReason)]) : undefined,
+                }
+              : {}),
           }),
         },
         parent,

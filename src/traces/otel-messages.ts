@@ -11,14 +11,38 @@ export interface GenAiMessage {
  * already redacted) and then its own input. Messages a model never sees (a transcript's internal
  * events) are left out, as the model call leaves them out; images are named by type, not sent.
  */
-export function genAiInputMessages(history: readonly TracedMessage[], input: readonly string[]): GenAiMessage[] {
+export function genAiInputMessages(history: readonly TracedMessage[], input: readonly string[], after: readonly TracedMessage[] = []): GenAiMessage[] {
   const messages: GenAiMessage[] = [];
   for (const message of history) {
     const converted = genAiMessage(message);
     if (converted) messages.push(converted);
   }
   for (const content of input) messages.push({ role: "user", parts: [{ type: "text", content }] });
+  for (const message of after) {
+    const converted = genAiMessage(message);
+    if (converted) messages.push(converted);
+  }
   return messages;
+}
+
+/**
+ * What one model call was sent, as its `chat` span's `gen_ai.input.messages`: the run's history,
+ * its first input (the message the run was started with; steered ones are among `before`), then
+ * what the run appended before the call.
+ */
+export function genAiCallInput(history: readonly TracedMessage[], input: readonly string[], before: readonly TracedMessage[]): GenAiMessage[] {
+  return genAiInputMessages(history, input.slice(0, 1), before);
+}
+
+/** A reply as `gen_ai.output.messages` holds it: the assistant's parts and why it ended (`finish_reason`). */
+export function genAiOutputMessage(reply: TracedMessage | undefined, stopReason: string | undefined): GenAiMessage & { finish_reason: string } {
+  return { role: "assistant", parts: reply ? contentParts(reply.content) : [], finish_reason: finishReason(stopReason) };
+}
+
+/** The conventions' finish reasons where ours differ (`toolUse` is `tool_call`); others as they are. */
+export function finishReason(stopReason: string | undefined): string {
+  if (stopReason === "toolUse") return "tool_call";
+  return stopReason ?? "stop";
 }
 
 function genAiMessage(message: TracedMessage): GenAiMessage | undefined {

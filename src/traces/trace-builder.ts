@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AgentEvent, HistoryMessage, ToolResult } from "../agents/types.js";
+import type { AgentEvent, AssistantMessage, HistoryMessage, ModelMessage, ToolResult } from "../agents/types.js";
 import type { ExternalTraceEvent, FailoverAttemptTrace, ModelCallTrace, ToolCallTrace, TraceEnd, TraceRecord, TraceStart } from "./types.js";
 
 /** An event as the run collected it: when it came, and what it was. */
@@ -17,6 +17,10 @@ export interface BuiltTrace {
   systemPrompt?: { hash: string; text: string };
   /** The conversation the run was sent before its input (the recorder logs it: history-log.ts). */
   history?: readonly HistoryMessage[];
+  /** Each model call's reply, in the order of `record.modelCalls` (undefined: the run ended before the call did). */
+  replies: (AssistantMessage | undefined)[];
+  /** What the run appended after its input, in order (replies, tool results, steered messages): what each later call was sent too. */
+  runMessages: readonly ModelMessage[];
 }
 
 /** Turns what a run collected into its trace. Pure: the redactor is applied by the caller. */
@@ -46,6 +50,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
   let failover: FailoverAttemptTrace[] = [];
   let profile: string | undefined;
   let call: ModelCallTrace | undefined;
+  const replies: (AssistantMessage | undefined)[] = [];
   const openTools = new Map<string, ToolCallTrace>();
   let externalText = "";
 
@@ -107,6 +112,7 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
         if (profile) current.authProfile = profile;
         current.failover = failover;
         record.modelCalls.push(current);
+        replies.push(m);
         for (const block of m.content) if (block.type === "thinking" && block.thinking) record.thinking.push(block.thinking);
         call = undefined;
         failover = [];
@@ -162,9 +168,10 @@ export function buildTrace(start: TraceStart, startedAt: number, events: readonl
     call.error ??= "the run ended before the call finished";
     call.failover = failover;
     record.modelCalls.push(call);
+    replies.push(undefined);
   }
   if (!record.output && externalText) record.output = externalText;
-  return { record, ...(systemPrompt ? { systemPrompt } : {}), ...(history ? { history } : {}) };
+  return { record, ...(systemPrompt ? { systemPrompt } : {}), ...(history ? { history } : {}), replies, runMessages: end.result.messages ?? [] };
 }
 
 function resultText(result: ToolResult): string {

@@ -166,7 +166,9 @@ describe("run traces end to end", () => {
     expect(collector.headers.at(-1)!["x-ingest-key"]).toBe("rotated-key-456");
     expect(collector.headers.at(-1)!["content-type"]).toBe("application/json");
     expect(JSON.parse(String(root.attributes["gen_ai.input.messages"]))).toEqual([{ role: "user", parts: [{ type: "text", content: "again, key [redacted]" }] }]);
-    expect(JSON.parse(String(root.attributes["gen_ai.output.messages"]))).toEqual([{ role: "assistant", parts: [{ type: "text", content: "after the reload" }] }]);
+    expect(JSON.parse(String(root.attributes["gen_ai.output.messages"]))).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "after the reload" }], finish_reason: "stop" },
+    ]);
     const [instructions] = JSON.parse(String(root.attributes["gen_ai.system_instructions"]));
     expect(instructions.type).toBe("text");
     const sentSystem = systemPromptOf(server.requests.find((r) => lastMessageOf(r).text.startsWith("again, key"))!);
@@ -184,6 +186,39 @@ describe("run traces end to end", () => {
       { role: "user", parts: [{ type: "text", content: "and once more" }] },
     ]);
     expect(JSON.stringify(nextRoot.attributes)).not.toContain(SECRET);
+
+    // Each model call's span has what that call was sent and its reply: a run that read a file made two.
+    server.enqueue({ text: "Let me look.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: `It says the launch code is blue; key ${SECRET}` });
+    const toolRunId = await chat("retraced", "read my notes");
+    const toolSpans = await collector.waitFor((s) => {
+      const root = s.find((span) => span.attributes["openclaw.run_id"] === toolRunId);
+      return root !== undefined && s.filter((span) => span.parentSpanId === root.spanId && span.name.startsWith("chat")).length === 2;
+    });
+    const toolRoot = toolSpans.find((s) => s.attributes["openclaw.run_id"] === toolRunId)!;
+    const calls = toolSpans.filter((s) => s.parentSpanId === toolRoot.spanId && s.name.startsWith("chat"));
+    const endedWith = (reason: string) => calls.find((s) => String(s.attributes["gen_ai.output.messages"]).includes(`"finish_reason":"${reason}"`));
+    const [first, second] = [endedWith("tool_call"), endedWith("stop")];
+    const conversation = [
+      { role: "user", parts: [{ type: "text", content: "again, key [redacted]" }] },
+      { role: "assistant", parts: [{ type: "text", content: "after the reload" }] },
+      { role: "user", parts: [{ type: "text", content: "and once more" }] },
+      { role: "assistant", parts: [{ type: "text", content: "still here" }] },
+      { role: "user", parts: [{ type: "text", content: "read my notes" }] },
+    ];
+    const toolCall = { type: "tool_call", id: expect.any(String), name: "read", arguments: { path: "notes.txt" } };
+    expect(JSON.parse(String(first!.attributes["gen_ai.input.messages"]))).toEqual(conversation);
+    expect(JSON.parse(String(first!.attributes["gen_ai.output.messages"]))).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "Let me look." }, toolCall], finish_reason: "tool_call" },
+    ]);
+    const secondInput = JSON.parse(String(second!.attributes["gen_ai.input.messages"]));
+    expect(secondInput.slice(0, 6)).toEqual([...conversation, { role: "assistant", parts: [{ type: "text", content: "Let me look." }, toolCall] }]);
+    expect(secondInput[6]).toMatchObject({ role: "tool", parts: [{ type: "tool_call_response", id: secondInput[5].parts[1].id }] });
+    expect(secondInput[6].parts[0].response).toContain("the launch code is blue");
+    expect(JSON.parse(String(second!.attributes["gen_ai.output.messages"]))).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "It says the launch code is blue; key [redacted]" }], finish_reason: "stop" },
+    ]);
+    expect(first!.attributes["gen_ai.system_instructions"]).toBe(toolRoot.attributes["gen_ai.system_instructions"]);
+    for (const span of toolSpans) expect(JSON.stringify(span.attributes)).not.toContain(SECRET);
   });
 
   it("an HTTP completion is traced with source http", async () => {

@@ -19,11 +19,13 @@ function countingRedactor(): { redactor: TraceRedactor; texts: string[] } {
   return { redactor, texts };
 }
 
-function built(history: object[]): BuiltTrace {
+function built(history: object[], run: { replies?: (object | undefined)[]; runMessages?: object[] } = {}): BuiltTrace {
   return {
     record: {} as BuiltTrace["record"],
     systemPrompt: { hash: "prompt-1", text: `You are helpful. Key ${SECRET}` },
     history: history as BuiltTrace["history"],
+    replies: (run.replies ?? []) as BuiltTrace["replies"],
+    runMessages: (run.runMessages ?? []) as BuiltTrace["runMessages"],
   };
 }
 
@@ -44,6 +46,25 @@ describe("ExportedContent", () => {
     expect(two.history[0]).toBe(one.history[0]);
     // Only the new message was redacted: the first and the prompt came from the cache.
     expect(texts.slice(redactedOnce)).toEqual(["noted"]);
+  });
+
+  it("gives each model call what the run had appended before it and its reply, redacted; a reply the run did not keep has no input", () => {
+    const content = new ExportedContent();
+    const { redactor } = countingRedactor();
+    const calling = { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: { key: SECRET } }], timestamp: 2 };
+    const result = { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "found it" }], isError: false, timestamp: 3 };
+    const answer = { role: "assistant", content: [{ type: "text", text: "done" }], timestamp: 4 };
+    const overflowed = { role: "assistant", content: [], stopReason: "error", timestamp: 1 };
+    const { calls } = content.of(built([], { replies: [overflowed, calling, answer, undefined], runMessages: [calling, result, answer] }), redactor);
+    expect(calls).toHaveLength(4);
+    expect(calls[0]).toEqual({ reply: { role: "assistant", content: [], stopReason: "error", timestamp: 1 } });
+    expect(calls[1]!.before).toEqual([]);
+    expect(JSON.stringify(calls[1]!.reply)).toContain('"key":"[redacted]"');
+    expect(calls[2]!.before!.map((m) => m.role)).toEqual(["assistant", "toolResult"]);
+    expect(calls[2]!.before![0]).toBe(calls[1]!.reply);
+    expect(calls[2]!.reply).toEqual(answer);
+    expect(calls[3]).toEqual({});
+    expect(JSON.stringify(calls)).not.toContain(SECRET);
   });
 
   it("redacts again with a new redactor (the config changed)", () => {

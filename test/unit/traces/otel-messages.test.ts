@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { genAiInputMessages } from "../../../src/traces/otel-messages.js";
+import { genAiCallInput, genAiInputMessages, genAiOutputMessage } from "../../../src/traces/otel-messages.js";
 
 describe("genAiInputMessages", () => {
   it("gives the history in the GenAI conventions' parts, then the run's input, leaving out what a model never sees", () => {
@@ -49,5 +49,43 @@ describe("genAiInputMessages", () => {
   it("a plain string content is one text part; no history gives the input alone", () => {
     expect(genAiInputMessages([{ role: "user", content: "hi", timestamp: 1 }], [])).toEqual([{ role: "user", parts: [{ type: "text", content: "hi" }] }]);
     expect(genAiInputMessages([], ["only"])).toEqual([{ role: "user", parts: [{ type: "text", content: "only" }] }]);
+  });
+});
+
+describe("a model call's messages", () => {
+  it("were the history, the run's first input, then what the run appended before the call; its reply ends with the conventions' finish reason", () => {
+    const history = [{ role: "user", content: "earlier", timestamp: 1 }];
+    const call = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "looking" },
+        { type: "toolCall", id: "c1", name: "read", arguments: { path: "a" } },
+      ],
+      timestamp: 2,
+    };
+    const result = { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "A" }], isError: false, timestamp: 3 };
+    const steered = { role: "user", content: "also this", timestamp: 4 };
+    expect(genAiCallInput(history, ["now", "also this"], [call, result, steered])).toEqual([
+      { role: "user", parts: [{ type: "text", content: "earlier" }] },
+      { role: "user", parts: [{ type: "text", content: "now" }] },
+      {
+        role: "assistant",
+        parts: [
+          { type: "text", content: "looking" },
+          { type: "tool_call", id: "c1", name: "read", arguments: { path: "a" } },
+        ],
+      },
+      { role: "tool", parts: [{ type: "tool_call_response", id: "c1", response: "A" }] },
+      { role: "user", parts: [{ type: "text", content: "also this" }] },
+    ]);
+    expect(genAiOutputMessage(call, "toolUse")).toEqual({
+      role: "assistant",
+      parts: [
+        { type: "text", content: "looking" },
+        { type: "tool_call", id: "c1", name: "read", arguments: { path: "a" } },
+      ],
+      finish_reason: "tool_call",
+    });
+    expect(genAiOutputMessage({ role: "assistant", content: [{ type: "text", text: "ok" }] }, "stop").finish_reason).toBe("stop");
   });
 });
