@@ -211,16 +211,28 @@ describe("openclaw eval run", () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 180_000);
 
-  it("a rubric with several judges is decided by their vote, each judge on its own model", async () => {
+  it("a rubric or a comparison with several judges is decided by their vote, each judge on its own model", async () => {
     const suite = makeTempDir("eval-suite-");
     const judges = "[fake/fake-model, fake/judge-strict, fake/judge-lenient]";
     fs.writeFileSync(path.join(suite, "a-greets.yaml"), `prompt: "My name is Ada. Just say hello."\ngraders:\n  - rubric: "It greets Ada."\n    judges: ${judges}\n`);
     fs.writeFileSync(path.join(suite, "b-ignores.yaml"), `prompt: "What is my name?"\ngraders:\n  - rubric: "It names the user."\n    judges: ${judges}\n`);
+    fs.writeFileSync(
+      path.join(suite, "c-compares.yaml"),
+      `prompt: "What is my name?"\ngraders:\n  - compare: { rubric: "Tells the user their name.", reference: "Your name is Ada.", judges: ${judges} }\n`,
+    );
     const stateDir = makeTempDir();
     const env = evalEnv(stateDir);
     const judgedBy: string[] = [];
+    const comparedBy: string[] = [];
     server.setResponder((request) => {
       const body = request.body as { model: string; messages: Message[] };
+      if (text(body.messages.at(-1)).includes("You compare two answers")) {
+        comparedBy.push(body.model);
+        // The strict judge always picks A (the position, not the answer), the lenient one calls a tie.
+        if (body.model === "judge-strict") return { text: "A The first one." };
+        if (body.model === "judge-lenient") return { text: "TIE Both are fine." };
+        return capableModel(request);
+      }
       if (!text(body.messages.at(-1)).includes("You grade an AI agent's answer")) return capableModel(request);
       judgedBy.push(body.model);
       // The strict judge fails everything, the lenient one passes everything; the default judge decides.
@@ -244,6 +256,18 @@ describe("openclaw eval run", () => {
       },
     ]);
     expect(judgedBy.sort()).toEqual(["fake-model", "fake-model", "judge-lenient", "judge-lenient", "judge-strict", "judge-strict"]);
+    // A compare grader's judges vote too, each comparing in both orders on its own model.
+    const compares = report.tasks.find((t: { name: string }) => t.name === "c-compares");
+    expect(compares.results[0].graders).toEqual([
+      {
+        grader: 'compare "Tells the user their name." with the reference by 3 judges',
+        pass: false,
+        detail: expect.stringMatching(
+          /^1 of 3 judges find the reply at least as good: fake\/fake-model: FAIL \(the reply as A: worse .*; fake\/judge-strict: FAIL \(.*the judge chose A both times.*; fake\/judge-lenient: PASS /,
+        ),
+      },
+    ]);
+    expect(comparedBy.sort()).toEqual(["fake-model", "fake-model", "judge-lenient", "judge-lenient", "judge-strict", "judge-strict"]);
 
     fs.writeFileSync(path.join(suite, "c-bad.yaml"), 'prompt: hi\ngraders:\n  - rubric: "x"\n    judges: [fake/fake-model]\n');
     const refused = await runCli(["eval", "run", suite], env, 60_000);

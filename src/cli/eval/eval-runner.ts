@@ -44,13 +44,16 @@ export interface TaskReport {
 export const JUDGE_AGENT = "eval-judge";
 
 /**
- * The judge agents a suite needs: the default one (the eval's model) and one per model a
- * rubric's `judges` names (`eval-judge-1`, …, in the order the suite first names them).
+ * The judge agents a suite needs: the default one (the eval's model) and one per model a rubric's
+ * or a compare grader's `judges` names (`eval-judge-1`, …, in the order the suite first names them).
  */
 export function judgeAgents(tasks: readonly Pick<EvalTask, "graders">[]): Map<string | undefined, string> {
   const agents = new Map<string | undefined, string>([[undefined, JUDGE_AGENT]]);
   for (const task of tasks)
-    for (const grader of task.graders) if ("rubric" in grader) for (const model of grader.judges ?? []) if (!agents.has(model)) agents.set(model, `${JUDGE_AGENT}-${agents.size}`);
+    for (const grader of task.graders) {
+      const judges = "rubric" in grader ? grader.judges : "compare" in grader ? grader.compare.judges : undefined;
+      for (const model of judges ?? []) if (!agents.has(model)) agents.set(model, `${JUDGE_AGENT}-${agents.size}`);
+    }
   return agents;
 }
 /** How long past a message's timeout the gateway's answer to it may take (aborting the run, writing the transcript). */
@@ -151,7 +154,7 @@ export function prepareWorkspace(dir: string, fixture: string | undefined): void
 
 /** The judges of a task's graders: the rubric judge and the comparing judge, on the suite's judge agents. */
 export function taskJudges(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): Judges {
-  return { rubric: rubricJudge(client, task, agents), compare: pairJudge(client, task, agents.get(undefined) ?? JUDGE_AGENT) };
+  return { rubric: rubricJudge(client, task, agents), compare: pairJudge(client, task, agents) };
 }
 
 /**
@@ -177,8 +180,8 @@ function rubricJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "t
 }
 
 /** The compare grader's judge: which of two answers, A or B, meets the rubric better, or TIE. */
-function pairJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agentId: string): PairJudge {
-  return async (rubric, [a, b]) => {
+function pairJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "timeoutSeconds">, agents: ReadonlyMap<string | undefined, string>): PairJudge {
+  return async (rubric, [a, b], judgeModel) => {
     const [first, second] = [fenced("answer-a", a), fenced("answer-b", b)];
     const prompt = [
       "You compare two answers an AI agent gave to the same messages, by a rubric. Judge only by the rubric; which answer comes first says nothing.",
@@ -189,7 +192,7 @@ function pairJudge(client: GatewayClient, task: Pick<EvalTask, "messages" | "tim
       `Answer B:\n${second.text}`,
       "Reply with A or B as the first word, whichever meets the rubric better, or TIE when neither does better; then one sentence saying why.",
     ].join("\n\n");
-    const answer = await askJudge(client, task, agentId, prompt);
+    const answer = await askJudge(client, task, agents.get(judgeModel) ?? JUDGE_AGENT, prompt);
     if ("failed" in answer) return { reason: answer.failed };
     const choice = /^\W*(A|B|TIE)\b/i.exec(answer.text)?.[1]?.toUpperCase() as "A" | "B" | "TIE" | undefined;
     if (!choice) return { reason: `the judge gave no A/B/TIE verdict (run ${answer.runId}): ${answer.text.slice(0, 200) || "no text"}` };

@@ -23,10 +23,10 @@ export interface GraderResult {
 export type RubricJudge = (rubric: string, output: TrialOutput, judgeModel?: string) => Promise<{ pass: boolean; reason: string }>;
 
 /**
- * Asks the default judge which of two answers (A and B, in that order) better meets the rubric:
- * `choice` is "A", "B" or "TIE", absent when it gave no such verdict.
+ * Asks a judge (`judgeModel`; absent: the default judge's) which of two answers (A and B, in that
+ * order) better meets the rubric: `choice` is "A", "B" or "TIE", absent when it gave no such verdict.
  */
-export type PairJudge = (rubric: string, answers: readonly [string, string]) => Promise<{ choice?: "A" | "B" | "TIE"; reason: string }>;
+export type PairJudge = (rubric: string, answers: readonly [string, string], judgeModel?: string) => Promise<{ choice?: "A" | "B" | "TIE"; reason: string }>;
 
 export interface Judges {
   rubric: RubricJudge;
@@ -83,11 +83,25 @@ async function judgedByVote(rubric: string, judges: readonly string[], output: T
  * The reply beside a reference answer, judged twice with the two in either order (a judge tends
  * to favour one position): it passes when the reply is at least as good in both, that is the
  * judge picked it or called a tie each time. A judge whose choice followed the position, not the
- * answers, fails it, and the detail says so.
+ * answers, fails it, and the detail says so. With `judges`, each of them compares so, all at once,
+ * and the grader passes when more than half found the reply at least as good both times.
  */
-async function comparedWithReference(spec: { rubric: string; reference: string }, output: TrialOutput, judge: PairJudge): Promise<GraderResult> {
-  const reply = output.finalText;
-  const [replyFirst, replySecond] = await Promise.all([judge(spec.rubric, [reply, spec.reference]), judge(spec.rubric, [spec.reference, reply])]);
+async function comparedWithReference(spec: { rubric: string; reference: string; judges?: readonly string[] }, output: TrialOutput, judge: PairJudge): Promise<GraderResult> {
+  const label = `compare ${JSON.stringify(short(spec.rubric))} with the reference`;
+  if (!spec.judges) {
+    const verdict = await compareInBothOrders(spec, output.finalText, judge);
+    return check(label, verdict.pass, verdict.detail);
+  }
+  const judges = spec.judges;
+  const verdicts = await Promise.all(judges.map((model) => compareInBothOrders(spec, output.finalText, judge, model)));
+  const passes = verdicts.filter((verdict) => verdict.pass).length;
+  const detail = `${passes} of ${judges.length} judges find the reply at least as good: ${verdicts.map((v, i) => `${judges[i]}: ${v.pass ? "PASS" : "FAIL"} (${v.detail})`).join("; ")}`;
+  return check(`${label} by ${judges.length} judges`, passes * 2 > judges.length, detail);
+}
+
+/** One judge's comparison of the reply with the reference, once in each order. */
+async function compareInBothOrders(spec: { rubric: string; reference: string }, reply: string, judge: PairJudge, model?: string): Promise<{ pass: boolean; detail: string }> {
+  const [replyFirst, replySecond] = await Promise.all([judge(spec.rubric, [reply, spec.reference], model), judge(spec.rubric, [spec.reference, reply], model)]);
   const outcomes = [outcomeOf(replyFirst.choice, "A"), outcomeOf(replySecond.choice, "B")] as const;
   const pass = outcomes.every((o) => o === "better" || o === "as good");
   const positional = replyFirst.choice !== undefined && replyFirst.choice !== "TIE" && replyFirst.choice === replySecond.choice;
@@ -96,7 +110,7 @@ async function comparedWithReference(spec: { rubric: string; reference: string }
     `the reply as B: ${outcomes[1]} (${replySecond.reason})`,
     ...(positional ? [`the judge chose ${replyFirst.choice} both times: its choice followed the position, not the answers`] : []),
   ].join("; ");
-  return check(`compare ${JSON.stringify(short(spec.rubric))} with the reference`, pass, detail);
+  return { pass, detail };
 }
 
 /** How the reply (in position `replyAt`) fared in one comparison. */

@@ -7,6 +7,8 @@ import { CliError } from "../output.js";
 import { isPathInside } from "../../infra/real-path.js";
 
 const StringList = Type.Array(Type.String({ minLength: 1 }));
+/** Several judges (`provider/model` refs) that vote; more than half must find the reply good enough. */
+const JudgeList = Type.Array(Type.String({ minLength: 1 }), { minItems: 2, maxItems: 9, uniqueItems: true });
 
 /** One check of a trial. Exactly one key per grader. */
 const Grader = Type.Union([
@@ -29,8 +31,8 @@ const Grader = Type.Union([
   Type.Object(
     {
       rubric: Type.String({ minLength: 1 }),
-      /** Several judges (`provider/model` refs) vote; the grader passes when more than half say PASS. */
-      judges: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 2, maxItems: 9, uniqueItems: true })),
+      /** Several judges vote; the grader passes when more than half say PASS. */
+      judges: Type.Optional(JudgeList),
     },
     { additionalProperties: false },
   ),
@@ -43,6 +45,8 @@ const Grader = Type.Union([
           reference: Type.Optional(Type.String({ minLength: 1 })),
           /** A file holding the reference answer, relative to the task file. */
           referenceFile: Type.Optional(Type.String({ minLength: 1 })),
+          /** Several judges each compare in both orders; the grader passes when more than half find the reply at least as good. */
+          judges: Type.Optional(JudgeList),
         },
         { additionalProperties: false },
       ),
@@ -86,7 +90,7 @@ const TaskSchema = Type.Object(
 
 /** A compare grader as loaded: its reference answer as text, wherever the file gave it. */
 export interface CompareGrader {
-  compare: { rubric: string; reference: string };
+  compare: { rubric: string; reference: string; judges?: string[] };
 }
 
 /** A grader of a loaded task. */
@@ -169,14 +173,15 @@ export function loadTask(file: string, suiteDir = path.dirname(file)): EvalTask 
 
 /** A compare grader with its reference answer as text: `reference`, or the content of `referenceFile` (relative to the task file). */
 function withReferenceText(
-  spec: { rubric: string; reference?: string; referenceFile?: string },
+  spec: { rubric: string; reference?: string; referenceFile?: string; judges?: string[] },
   file: string,
   index: number,
   inSuite: (field: string, relative: string) => string,
-): { rubric: string; reference: string } {
+): CompareGrader["compare"] {
   const where = `eval task ${file}: graders[${index}] compare`;
   if ((spec.reference === undefined) === (spec.referenceFile === undefined)) throw new CliError(`${where}: give exactly one of reference or referenceFile`);
-  if (spec.reference !== undefined) return { rubric: spec.rubric, reference: spec.reference };
+  const judges = spec.judges ? { judges: spec.judges } : {};
+  if (spec.reference !== undefined) return { rubric: spec.rubric, reference: spec.reference, ...judges };
   const full = inSuite(`graders[${index}] compare: referenceFile`, spec.referenceFile!);
   let text: string;
   try {
@@ -185,7 +190,7 @@ function withReferenceText(
     throw new CliError(`${where}: referenceFile ${spec.referenceFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   if (text.trim() === "") throw new CliError(`${where}: referenceFile ${spec.referenceFile} is empty`);
-  return { rubric: spec.rubric, reference: text.trimEnd() };
+  return { rubric: spec.rubric, reference: text.trimEnd(), ...judges };
 }
 
 /**

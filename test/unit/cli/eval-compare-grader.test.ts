@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { judgeAgents } from "../../../src/cli/eval/eval-runner.js";
 import { grade, type Judges, type PairJudge } from "../../../src/cli/eval/graders.js";
 import { loadTask } from "../../../src/cli/eval/task-file.js";
 
@@ -51,6 +52,33 @@ describe("the compare grader", () => {
     const [silent] = await grade([grader], output("Your name is Ada."), judgeWith((a) => (a === REFERENCE ? undefined : "TIE")).judges);
     expect(silent).toEqual({ grader: label, pass: false, detail: "the reply as A: as good (TIE it is); the reply as B: no verdict (the judge gave no A/B/TIE verdict)" });
   });
+
+  it("with judges, each compares in both orders on its own model, and more than half must find the reply at least as good", async () => {
+    const asked: (string | undefined)[] = [];
+    // a/fair prefers the longer answer, b/positional always says A, c/fair2 as a/fair.
+    const compare: PairJudge = async (_rubric, [a, b], model) => {
+      asked.push(model);
+      const choice = model === "b/positional" ? "A" : byLength(a, b);
+      return { choice, reason: `${choice} it is` };
+    };
+    const judges: Judges = { rubric: async () => ({ pass: false, reason: "unused" }), compare };
+    const voted = { compare: { ...grader.compare, judges: ["a/fair", "b/positional", "c/fair2"] } };
+    const reply = `${REFERENCE} Nice to meet you.`;
+    expect(await grade([voted], output(reply), judges)).toEqual([{ grader: `${label} by 3 judges`, pass: true }]);
+    expect(asked.sort()).toEqual(["a/fair", "a/fair", "b/positional", "b/positional", "c/fair2", "c/fair2"]);
+
+    const [lost] = await grade([{ compare: { ...grader.compare, judges: ["a/fair", "b/positional"] } }], output("Ada."), judges);
+    expect(lost).toMatchObject({ grader: `${label} by 2 judges`, pass: false });
+    expect(lost!.detail).toBe(
+      "0 of 2 judges find the reply at least as good: a/fair: FAIL (the reply as A: worse (B it is); the reply as B: worse (A it is)); " +
+        "b/positional: FAIL (the reply as A: better (A it is); the reply as B: worse (A it is); the judge chose A both times: its choice followed the position, not the answers)",
+    );
+  });
+
+  it("gives a compare grader's judges their own judge agents, as a rubric's", () => {
+    const agents = judgeAgents([{ graders: [{ rubric: "r", judges: ["a/one", "b/two"] }, { compare: { rubric: "c", reference: "x", judges: ["b/two", "c/three"] } }] }]);
+    expect([...agents.keys()]).toEqual([undefined, "a/one", "b/two", "c/three"]);
+  });
 });
 
 describe("a compare grader in a task file", () => {
@@ -76,6 +104,9 @@ describe("a compare grader in a task file", () => {
     ]);
     const fromFile = loadTask(taskIn("  - compare: { rubric: Names the user., referenceFile: answers/good.md }\n", { "answers/good.md": `${REFERENCE}\n` }));
     expect(fromFile.graders).toEqual([{ compare: { rubric: "Names the user.", reference: REFERENCE } }]);
+    const voted = loadTask(taskIn("  - compare: { rubric: r, referenceFile: good.md, judges: [a/one, b/two] }\n", { "good.md": "fine" }));
+    expect(voted.graders).toEqual([{ compare: { rubric: "r", reference: "fine", judges: ["a/one", "b/two"] } }]);
+    expect(() => loadTask(taskIn("  - compare: { rubric: r, reference: x, judges: [a/one] }\n"))).toThrow(/eval task .*task\.yaml: \/graders\/0/);
   });
 
   it("refuses a grader with both references, neither, a missing or empty file, or a field it does not know", () => {
@@ -85,6 +116,6 @@ describe("a compare grader in a task file", () => {
     expect(() => loadTask(taskIn("  - compare: { rubric: r }\n"))).toThrow(/give exactly one of reference or referenceFile/);
     expect(() => loadTask(taskIn("  - compare: { rubric: r, referenceFile: nope.md }\n"))).toThrow(/referenceFile nope\.md does not exist \(relative to the task file\)/);
     expect(() => loadTask(taskIn("  - compare: { rubric: r, referenceFile: empty.md }\n", { "empty.md": "\n" }))).toThrow(/referenceFile empty\.md is empty/);
-    expect(() => loadTask(taskIn("  - compare: { rubric: r, reference: x, judges: [a/b, c/d] }\n"))).toThrow(/eval task .*task\.yaml: \/graders\/0/);
+    expect(() => loadTask(taskIn("  - compare: { rubric: r, reference: x, weight: 2 }\n"))).toThrow(/eval task .*task\.yaml: \/graders\/0/);
   });
 });
