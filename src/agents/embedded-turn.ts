@@ -66,7 +66,7 @@ export interface EmbeddedTurnInput {
   senderIsOwner: boolean;
   promptMode?: PromptMode;
   extraSystemPrompt?: string;
-  /** How the turn is stopped: a signal to follow, or the caller's own controller (runAgentLoop's `signal` / `controller`). */
+  /** How the turn is stopped, one of the two: a signal to follow, or the caller's own controller (runAgentLoop's `signal` / `controller`). */
   signal?: AbortSignal;
   controller?: AbortController;
   emit?: (event: AgentEvent) => void;

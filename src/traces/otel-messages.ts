@@ -8,8 +8,9 @@ export interface GenAiMessage {
 
 /**
  * What a run was sent, as `gen_ai.input.messages`: the conversation before it (the trace's history,
- * already redacted) and then its own input. Messages a model never sees (a transcript's internal
- * events) are left out, as the model call leaves them out; images are named by type, not sent.
+ * already redacted), then its own input, then `after` (for one model call: what the run appended
+ * before it). Messages a model never sees (a transcript's internal events) are left out, as the
+ * model call leaves them out; images are named by type, not sent.
  */
 export function genAiInputMessages(history: readonly TracedMessage[], input: readonly string[], after: readonly TracedMessage[] = []): GenAiMessage[] {
   const messages: GenAiMessage[] = [];

@@ -38,10 +38,10 @@ export interface AgentLoopInput {
   streamModel: StreamModelFn;
   hooks?: readonly ToolHooks[];
   /**
-   * How the run is stopped, given one way or the other: `signal`, which the loop follows with a
-   * signal of its own (also aborted when the run times out); or `controller`, the caller's, which
-   * the loop passes on as it is and aborts itself when the run times out (one signal per run, not
-   * two: each costs microseconds on Node 20).
+   * How the run is stopped; give one of the two. `signal`, which the loop follows with a signal of
+   * its own (also aborted when the run times out); or `controller`, the caller's, which the loop
+   * passes on as it is and aborts itself when the run times out (one signal per run, not two: each
+   * costs microseconds on Node 20). With both, `signal` is not followed.
    */
   signal?: AbortSignal;
   controller?: AbortController;
