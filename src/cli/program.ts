@@ -407,6 +407,7 @@ traces
   .option("--since <when>", "only runs since a duration ago (30m, 2h, 7d) or a date")
   .option("--limit <n>", "at most this many runs (default 20)")
   .option("--meaning", "nearest in meaning instead of by words (needs diagnostics.traces.search.embeddings)")
+  .option("--min-score <n>", "with --meaning: only runs scoring at least this (cosine similarity, 0-1)")
   .option("--json", "print JSON")
   .action(async (words, opts) => {
     const { tracesSearchCommand } = await import("./traces-command.js");

@@ -17,7 +17,7 @@ import {
   reviewSettings,
   TraceStore,
   tracesDbPath,
-  type TraceSearchQuery,
+  type MeaningSearchQuery,
 } from "../traces/index.js";
 import { embedderFromConfig } from "../memory/index.js";
 import type { ClientFlags } from "./client-context.js";
@@ -133,13 +133,24 @@ export async function tracesLabelCommand(runId: string, label: string, flags: { 
 }
 
 /** `openclaw traces search <words…>`: traces holding every word, best match first, with a snippet. */
-export async function tracesSearchCommand(words: string[], flags: { session?: string; since?: string; limit?: string; meaning?: boolean; json?: boolean }): Promise<void> {
+export async function tracesSearchCommand(
+  words: string[],
+  flags: { session?: string; since?: string; limit?: string; meaning?: boolean; minScore?: string; json?: boolean },
+): Promise<void> {
   const since = flags.since === undefined ? undefined : parseSince(flags.since, Date.now());
   const limit = flags.limit === undefined ? 20 : Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new CliError(`--limit: expected an integer from 1 to 200, got "${flags.limit}"`);
+  const minScore = flags.minScore === undefined ? undefined : Number(flags.minScore);
+  if (minScore !== undefined && !flags.meaning) throw new CliError("--min-score is for --meaning (a word search has no score)");
+  if (minScore !== undefined && !(flags.minScore!.trim() !== "" && minScore >= 0 && minScore <= 1))
+    throw new CliError(`--min-score: expected a number from 0 to 1, got "${flags.minScore}"`);
   const sessionKey = flags.session === undefined ? undefined : canonicalSessionKey(flags.session);
   const query = words.join(" ");
-  if (flags.meaning) return searchByMeaning({ query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }, flags.json === true);
+  if (flags.meaning)
+    return searchByMeaning(
+      { query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit, ...(minScore !== undefined ? { minScore } : {}) },
+      flags.json === true,
+    );
   const hits = await withStore((store) => (store ? store.search({ query, ...(sessionKey ? { sessionKey } : {}), ...(since !== undefined ? { since } : {}), limit }) : []));
   if (!hits) throw new CliError('the query has no word to search for: give words or a "quoted phrase" (letters or digits)');
   if (flags.json) return printJson({ results: hits });
@@ -150,7 +161,7 @@ export async function tracesSearchCommand(words: string[], flags: { session?: st
  * `openclaw traces search --meaning`: the traces nearest the query's meaning, over the vectors the
  * gateway stored; the query is embedded here, with memory.search's provider.
  */
-async function searchByMeaning(query: TraceSearchQuery, json: boolean): Promise<void> {
+async function searchByMeaning(query: MeaningSearchQuery, json: boolean): Promise<void> {
   const { config } = loadConfigForClient({ stateDir: resolveStateDir(process.env), env: process.env }).loaded;
   let embedder: ReturnType<typeof meaningEmbedder>;
   try {

@@ -12,7 +12,7 @@ export type {
   ToolCallTrace,
 } from "./types.js";
 export { TraceRecorder, type TraceRecorderDeps } from "./trace-recorder.js";
-export { MeaningSearchRefusal, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
+export { MeaningSearchRefusal, type MeaningSearchQuery, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 export { TraceStore, tracesDbPath, type TraceQuery, type TraceSearchHit, type TraceSearchQuery } from "./trace-store.js";
 export { traceSettings, type TraceSettings } from "./settings.js";
 export { renderTraceTree, renderTraceList, renderTraceSearch } from "./render-tree.js";

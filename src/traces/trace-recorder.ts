@@ -10,7 +10,7 @@ import { type FeedbackRating, RegradeRefusal, type RegradeScope, type ReviewItem
 import { reviewSettings } from "./review/review-settings.js";
 import { meaningSearchEnabled, traceSettings, tracingEnabled, type TraceSettings } from "./settings.js";
 import { type TextEmbedder, TraceEmbedding } from "./meaning/trace-embedding.js";
-import { type ConfiguredTextEmbedder, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
+import { type ConfiguredTextEmbedder, type MeaningSearchQuery, type MeaningSearchResult, meaningEmbedder, nearestTraces } from "./meaning/search-meaning.js";
 import { type BuiltTrace, buildTrace, type TimedEvent } from "./trace-builder.js";
 import { HistoryLogs } from "./history-log.js";
 import { type TracedMessage, tracedMessage } from "./history-messages.js";
@@ -100,7 +100,7 @@ export class TraceRecorder implements RunTracer {
   }
 
   /** The traces nearest the query's meaning (docs/traces.md#searching-by-meaning); a MeaningSearchRefusal when it is off. */
-  async searchMeaning(query: TraceSearchQuery): Promise<MeaningSearchResult> {
+  async searchMeaning(query: MeaningSearchQuery): Promise<MeaningSearchResult> {
     const embedder = meaningEmbedder(this.deps.config(), this.deps.textEmbedder?.());
     const [vector] = await embedder.embed([query.query], { retries: 1 });
     await this.flush();

@@ -63,6 +63,13 @@ describe("searching traces by meaning", () => {
     expect((await sock.request("traces.search", { query: "vehicle" })).payload.results).toEqual([]);
     const cappuccino = await sock.request("traces.search", { query: "cappuccino", mode: "meaning", limit: 1 });
     expect(cappuccino.payload.results.map((r: { runId: string }) => r.runId)).toEqual([coffee]);
+    // minScore leaves out what scores below it: between the two scores, only the car trace is left.
+    const [carScore, coffeeScore] = byMeaning.payload.results.map((r: { score: number }) => r.score);
+    const between = (carScore + coffeeScore) / 2;
+    const close = await sock.request("traces.search", { query: "vehicle trouble", mode: "meaning", minScore: between });
+    expect(close.payload.results.map((r: { runId: string }) => r.runId)).toEqual([car]);
+    const wordsWithScore = await sock.request("traces.search", { query: "sedan", minScore: 0.5 });
+    expect(wordsWithScore.error).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining('minScore is for mode: "meaning"') });
 
     const env = { OPENCLAW_STATE_DIR: gw.stateDir };
     const cli = await runCli(["traces", "search", "--meaning", "vehicle", "trouble"], env);
@@ -71,6 +78,11 @@ describe("searching traces by meaning", () => {
     expect(cli.output).toContain("2 of 2 traces have a vector");
     const json = await runCli(["traces", "search", "--meaning", "cappuccino", "--limit", "1", "--json"], env);
     expect(JSON.parse(json.output)).toMatchObject({ results: [{ runId: coffee }], coverage: { embedded: 2, traces: 2 } });
+    const closeCli = await runCli(["traces", "search", "--meaning", "vehicle", "trouble", "--min-score", String(between), "--json"], env);
+    expect(JSON.parse(closeCli.output).results.map((r: { runId: string }) => r.runId)).toEqual([car]);
+    const badScore = await runCli(["traces", "search", "--meaning", "vehicle", "--min-score", "2"], env);
+    expect(badScore.code).toBe(1);
+    expect(badScore.output).toContain('--min-score: expected a number from 0 to 1, got "2"');
   });
 
   it("off, meaning search is refused with what to set, and no trace is embedded", async () => {

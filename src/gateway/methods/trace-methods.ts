@@ -107,10 +107,13 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
         since: Type.Optional(Type.Integer({ minimum: 0 })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
         mode: Type.Optional(Type.Union([Type.Literal("words"), Type.Literal("meaning")])),
+        /** Meaning search only: leave out traces scoring below this (cosine similarity, 0-1). */
+        minScore: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
       },
       { additionalProperties: false },
     ),
     handler: async (params) => {
+      if (params.minScore !== undefined && params.mode !== "meaning") throw invalidRequest('minScore is for mode: "meaning" (a word search has no score)');
       const query = {
         query: params.query,
         ...(params.sessionKey ? { sessionKey: canonicalSessionKey(params.sessionKey) } : {}),
@@ -118,7 +121,7 @@ export function registerTraceMethods(registry: MethodRegistry, traces: TraceReco
         limit: params.limit ?? 20,
       };
       if (params.mode === "meaning")
-        return await traces.searchMeaning(query).catch((err: unknown) => {
+        return await traces.searchMeaning({ ...query, ...(params.minScore !== undefined ? { minScore: params.minScore } : {}) }).catch((err: unknown) => {
           if (err instanceof MeaningSearchRefusal) throw invalidRequest(err.message);
           throw unavailable(`meaning search failed: ${(err as Error).message}`);
         });

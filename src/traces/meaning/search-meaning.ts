@@ -15,6 +15,9 @@ export interface MeaningSearchResult {
   coverage: { embedded: number; traces: number };
 }
 
+/** A meaning search: the word search's query, and the lowest score a trace may have to be listed (0-1; none: every nearest trace). */
+export type MeaningSearchQuery = TraceSearchQuery & { minScore?: number };
+
 export type ConfiguredTextEmbedder = { embedder: TextEmbedder } | { reason: string };
 
 /** The embedder meaning search uses under `config`; a MeaningSearchRefusal saying what to set when there is none. */
@@ -25,16 +28,21 @@ export function meaningEmbedder(config: OpenClawConfig, configured: ConfiguredTe
   return configured.embedder;
 }
 
-/** The traces whose vectors are nearest `vector` (the query's, from `embedder`), each with a passage of its text. */
-export function nearestTraces(vectors: TraceVectors, embedder: TextEmbedder, vector: Float32Array, query: TraceSearchQuery): MeaningSearchResult {
+/**
+ * The traces whose vectors are nearest `vector` (the query's, from `embedder`), each with a passage
+ * of its text; with `minScore`, only those scoring at least that (the nearest come first, so those
+ * left are the ones a filter before the limit would have kept).
+ */
+export function nearestTraces(vectors: TraceVectors, embedder: TextEmbedder, vector: Float32Array, query: MeaningSearchQuery): MeaningSearchResult {
   const words = parseSearchQuery(query.query)?.words ?? [];
   const nearest = vectors.nearest(embedder.key, vector, {
     ...(query.sessionKey ? { sessionKey: query.sessionKey } : {}),
     ...(query.since !== undefined ? { since: query.since } : {}),
     limit: query.limit ?? 20,
   });
+  const kept = query.minScore === undefined ? nearest : nearest.filter((hit) => hit.score >= query.minScore!);
   return {
-    results: nearest.map(({ record, ...hit }) => ({ ...hit, snippet: snippetAround(traceText(record), words) })),
+    results: kept.map(({ record, ...hit }) => ({ ...hit, snippet: snippetAround(traceText(record), words) })),
     coverage: vectors.coverage(embedder.key),
   };
 }
