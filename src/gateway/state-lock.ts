@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import lockfile from "proper-lockfile";
+import { writeFileAtomicSync } from "../infra/atomic-file.js";
 import { isProcessAlive } from "../infra/process-alive.js";
 import { ensurePrivateDir, gatewayStatePaths } from "../infra/paths.js";
 
@@ -68,7 +69,7 @@ export class StateLock {
         continue;
       }
       lock = new StateLock({ lockFile, lockDir }, info);
-      fs.writeFileSync(lockFile, JSON.stringify(info), { mode: 0o600 });
+      writeFileAtomicSync(lockFile, JSON.stringify(info));
       return lock;
     }
     throw new StateLockError(`could not acquire the gateway lock ${lockDir}`);
@@ -79,10 +80,15 @@ export class StateLock {
     this.lostHandler = handler;
   }
 
-  /** Record the bound port once known (with --port 0 it is only known after listen). */
+  /**
+   * Record the bound port once known (with --port 0 it is only known after listen), and the stop
+   * deadline at each config reload. Replaced whole (temp file, rename): the CLI reads this file at
+   * any moment, and a truncate-then-write showed it an empty file, so a command run during a
+   * reload took the gateway for stopped.
+   */
   update(patch: Partial<LockInfo>): void {
     this.info = { ...this.info, ...patch };
-    fs.writeFileSync(this.paths.lockFile, JSON.stringify(this.info), { mode: 0o600 });
+    writeFileAtomicSync(this.paths.lockFile, JSON.stringify(this.info));
   }
 
   release(): void {

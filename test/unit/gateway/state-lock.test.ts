@@ -118,4 +118,36 @@ describe("StateLock", () => {
     expect(readLiveLock(stateDir)?.pid).toBe(process.pid);
     lock.release();
   });
+
+  it("a reader in another process never finds the lock file empty or torn while its holder rewrites it (config reloads)", async () => {
+    const lock = StateLock.acquire(stateDir, info(process.pid));
+    // The reader counts its reads and the ones that did not parse, until the file says it is done.
+    const reader = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const fs = require("fs"); let reads = 0, torn = 0;
+         for (;;) { let text; try { text = fs.readFileSync(process.argv[1], "utf8"); } catch { continue; }
+           reads++; let parsed; try { parsed = JSON.parse(text); } catch { torn++; continue; }
+           if (parsed.stopDeadlineMs === -1) break; }
+         process.stdout.write(JSON.stringify({ reads, torn }));`,
+        lockFile,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    children.push(reader);
+    let out = "";
+    reader.stdout!.on("data", (chunk) => (out += chunk));
+    const exited = new Promise((resolve) => reader.once("exit", resolve));
+    for (let i = 0; i < 1_000; i++) {
+      lock.update({ stopDeadlineMs: i });
+      if (i % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    lock.update({ stopDeadlineMs: -1 });
+    await exited;
+    const { reads, torn } = JSON.parse(out) as { reads: number; torn: number };
+    expect(reads).toBeGreaterThan(0);
+    expect(torn).toBe(0);
+    lock.release();
+  });
 });
