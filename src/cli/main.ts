@@ -3,6 +3,7 @@ import { loadStateDotEnv } from "../config/env-sources.js";
 import { resolveStateDir } from "../config/paths.js";
 import { listenEarly } from "../gateway/early-listen.js";
 import type * as RunCli from "./run-cli.js";
+import { enableCompileCache } from "./compile-cache.js";
 import { parseGatewayRunArgs } from "./gateway-run-args.js";
 import { applyNoColorEnv, applyProfileEnv, scanRootOptions } from "./root-options.js";
 
@@ -26,6 +27,8 @@ const dotEnv = loadStateDotEnv(resolveStateDir(process.env), process.env);
 if (dotEnv.warning) process.stderr.write(`openclaw: ${dotEnv.warning}\n`);
 const gatewayRun = root.ok ? parseGatewayRunArgs(process.argv.slice(2)) : undefined;
 const early = gatewayRun ? listenEarly(gatewayRun, process.env) : undefined;
+// Before the rest of the CLI loads, so its chunks come from the cache (compile-cache.ts says when).
+enableCompileCache(root.ok ? root.args : process.argv.slice(2), process.env);
 // Resolved at run time beside this file, so both builds (and the unbundled tsc output) load the ES module build of the CLI.
 const runCliUrl = new URL("./run-cli.js", import.meta.url).href;
 (import(runCliUrl) as Promise<typeof RunCli>).then(

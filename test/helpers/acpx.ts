@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { killIfStill } from "./kill-if-still.js";
+import { nodeAtLeast } from "./node24.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 let acpxCli: string | undefined;
@@ -22,23 +23,9 @@ function acpxCliPath(): string {
 /** acpx's own floor (its package.json `engines`): it uses APIs newer Nodes have. */
 const ACPX_MIN_NODE = [22, 13] as const;
 
-/**
- * The Node that runs acpx: this one when it is new enough, else Node 24 from the npm package
- * that build/node24.mjs installs (the same the Node 24 e2e stage of .ci/run uses). Never a skip:
- * if neither is possible the test fails saying why.
- */
+/** The Node that runs acpx: this one when it is new enough, else Node 24 (node24.ts). */
 export function acpxNode(): string {
-  const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
-  if (major > ACPX_MIN_NODE[0] || (major === ACPX_MIN_NODE[0] && minor >= ACPX_MIN_NODE[1])) return process.execPath;
-  try {
-    const dir = execFileSync(process.execPath, [path.join(REPO, "build", "node24.mjs")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-    return path.join(dir, "bin", "node");
-  } catch (err) {
-    const stderr = String((err as { stderr?: unknown }).stderr ?? "").trim();
-    throw new Error(
-      `acpx needs Node >= ${ACPX_MIN_NODE.join(".")}; this is ${process.version} and build/node24.mjs could not provide Node 24: ${stderr || (err as Error).message}`,
-    );
-  }
+  return nodeAtLeast(ACPX_MIN_NODE[0], ACPX_MIN_NODE[1], "acpx");
 }
 
 export interface AcpxRun {

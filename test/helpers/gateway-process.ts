@@ -81,8 +81,9 @@ export interface CliProcess {
   exited: Promise<number | string | null>;
 }
 
-export function spawnCli(args: string[], env: Record<string, string | undefined>, cli = CLI): CliProcess {
-  const proc = spawn(process.execPath, [cli, ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+/** `node`: the Node that runs it (another version's binary), by default this one. */
+export function spawnCli(args: string[], env: Record<string, string | undefined>, cli = CLI, node = process.execPath): CliProcess {
+  const proc = spawn(node, [cli, ...args], { env: cleanEnv(env), stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const waiters = new Set<() => void>();
   const onData = (d: Buffer) => {
@@ -133,8 +134,8 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 }
 
 /** Run a CLI command to completion. */
-export async function runCli(args: string[], env: Record<string, string | undefined>, timeoutMs = 20_000) {
-  const child = spawnCli(args, env);
+export async function runCli(args: string[], env: Record<string, string | undefined>, timeoutMs = 20_000, node = process.execPath) {
+  const child = spawnCli(args, env, CLI, node);
   const timer = setTimeout(() => child.proc.kill("SIGKILL"), timeoutMs);
   const code = await child.exited;
   clearTimeout(timer);
