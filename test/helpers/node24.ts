@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Whether this Node is at least `major.minor`. */
-export function nodeIsAtLeast(major: number, minor: number): boolean {
+function nodeIsAtLeast(major: number, minor: number): boolean {
   const [ownMajor, ownMinor] = process.versions.node.split(".").map(Number) as [number, number];
   return ownMajor > major || (ownMajor === major && ownMinor >= minor);
 }
