@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import nodeModule from "node:module";
-import os from "node:os";
 import path from "node:path";
+import { homeDir } from "../config/paths.js";
 
 type EnableCompileCache = (directory?: string) => unknown;
 
 /** `$XDG_CACHE_HOME/openclaw/compile-cache` (default `~/.cache`): the user's own, as the state dir is. */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string {
-  const cacheHome = env.XDG_CACHE_HOME?.trim() || path.join(env.HOME?.trim() || os.homedir(), ".cache");
+  const cacheHome = env.XDG_CACHE_HOME?.trim() || path.join(homeDir(env), ".cache");
   return path.join(cacheHome, "openclaw", "compile-cache");
 }
 
@@ -29,15 +29,14 @@ export function runsGatewayHere(args: readonly string[]): boolean {
  *   itself at start, puts it there for every command, the gateway included.
  * - A cache that cannot be made (a read-only home) is no error: the command runs without it.
  */
-export function enableCompileCache(args: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
+export function enableCompileCache(args: readonly string[], env: NodeJS.ProcessEnv): void {
   const enable = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
-  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE || runsGatewayHere(args)) return undefined;
+  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || env.NODE_COMPILE_CACHE || runsGatewayHere(args)) return;
   const dir = compileCacheDir(env);
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     enable(dir);
-    return dir;
   } catch {
-    return undefined;
+    // Only a speed-up: the command runs without it.
   }
 }

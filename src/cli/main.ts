@@ -28,7 +28,7 @@ if (dotEnv.warning) process.stderr.write(`openclaw: ${dotEnv.warning}\n`);
 const gatewayRun = root.ok ? parseGatewayRunArgs(process.argv.slice(2)) : undefined;
 const early = gatewayRun ? listenEarly(gatewayRun, process.env) : undefined;
 // Before the rest of the CLI loads, so its chunks come from the cache (compile-cache.ts says when).
-enableCompileCache(root.ok ? root.args : process.argv.slice(2), process.env);
+enableCompileCache(process.argv.slice(2), process.env);
 // Resolved at run time beside this file, so both builds (and the unbundled tsc output) load the ES module build of the CLI.
 const runCliUrl = new URL("./run-cli.js", import.meta.url).href;
 (import(runCliUrl) as Promise<typeof RunCli>).then(

@@ -10,7 +10,8 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-function homeDir(env: NodeJS.ProcessEnv): string {
+/** $HOME (trimmed), else the account's home directory. */
+export function homeDir(env: NodeJS.ProcessEnv): string {
   return envValue(env, "HOME") ?? os.homedir();
 }
 
