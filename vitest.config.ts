@@ -1,13 +1,35 @@
 import { defineConfig } from "vitest/config";
 
+const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
+
+/**
+ * Files that need a process no other test file ran in first: one checks whether a dependency is
+ * loaded yet; three replace a module with `vi.mock` / `vi.doMock` (a mock only takes the place of
+ * a module not yet loaded, and would stay in place for the files after it); one removes variables
+ * from its own environment, which the commands of the files after it would inherit.
+ */
+const needsOwnProcess = [
+  "test/unit/models/openai-sdk-on-demand.test.ts",
+  "test/unit/channels/core/pairing-store.test.ts",
+  "test/unit/cli/gateway-run-args.test.ts",
+  "test/unit/infra/sqlite-module.test.ts",
+  "test/e2e/cli-compile-cache.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     // Two cores: e2e files each spawn a gateway process.
     maxWorkers: 2,
-    pool: "forks",
+    // The root's setup runs once for the run, whichever projects the run selects.
     globalSetup: ["test/temp-dir-setup.ts"],
+    // A test file runs in a worker process that runs other files before and after it, with the
+    // modules they loaded: a fresh process per file cost ~0.3 s of CPU, more than most unit
+    // files take to run. So every file leaves no state behind it: timers, mocks, globals and
+    // environment variables it changes are put back, and what it starts is stopped.
+    projects: [
+      { test: { ...shared, name: "unit", include: ["test/unit/**/*.test.ts"], exclude: needsOwnProcess, isolate: false } },
+      { test: { ...shared, name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: needsOwnProcess, isolate: false } },
+      { test: { ...shared, name: "own-process", include: needsOwnProcess } },
+    ],
   },
 });
