@@ -14,6 +14,7 @@ import {
 } from "../../../src/agents/media/index.js";
 import { validateConfig } from "../../../src/config/validate.js";
 import { makeTempDir } from "../tools/helpers.js";
+import { withEnv } from "../../helpers/with-env.js";
 
 const plan = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) => transcriptionPlan(validateConfig(raw, env).config, env);
 const labels = (attempts: TranscriptionAttempt[]) => attempts.map((a) => `${a.kind} ${a.label}`);
@@ -174,15 +175,10 @@ describe("a media command's environment", () => {
   it("has the gateway's environment without its secrets", async () => {
     const script = path.join(makeTempDir(), "env.mjs");
     fs.writeFileSync(script, "process.stdout.write(`${process.env.OPENAI_API_KEY ?? 'no key'} ${process.env.MEDIA_TEST_PLAIN ?? 'no plain'}`)");
-    process.env.OPENAI_API_KEY = "sk-should-not-leak";
-    process.env.MEDIA_TEST_PLAIN = "plain";
-    try {
+    await withEnv({ OPENAI_API_KEY: "sk-should-not-leak", MEDIA_TEST_PLAIN: "plain" }, async () => {
       const attempt = { kind: "cli", command: process.execPath, args: [script], label: "cli:node", maxBytes: 1e6, timeoutMs: 5000 } as TranscriptionAttempt;
       expect(await transcribeAudio(savedFile(2000), [attempt])).toMatchObject({ kind: "transcribed", text: "no key plain" });
-    } finally {
-      delete process.env.OPENAI_API_KEY;
-      delete process.env.MEDIA_TEST_PLAIN;
-    }
+    });
   });
 
   it("a provider that cannot be reached is named with the reason", async () => {

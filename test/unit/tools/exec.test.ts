@@ -8,6 +8,7 @@ import { buildExecEnv } from "../../../src/agents/tools/exec-env.js";
 import { createExecTool } from "../../../src/agents/tools/exec.js";
 import { ProcessRegistry } from "../../../src/agents/tools/process-registry.js";
 import { errorOf, isProcessGone, makeContext, makeWorkspace, neverAborted, textOf, waitFor } from "./helpers.js";
+import { withEnv } from "../../helpers/with-env.js";
 
 const exec = createExecTool();
 const registries: ProcessRegistry[] = [];
@@ -122,16 +123,13 @@ describe("exec", () => {
       HARMLESS_SETTING: "visible-value",
       PLAIN_URL: "https://example.com/path",
     };
-    Object.assign(process.env, planted);
-    try {
+    await withEnv(planted, async () => {
       const text = textOf(await exec.execute({ command: "env" }, makeContext(workspace), neverAborted));
       for (const value of Object.values(planted).filter((value) => /planted|PLANTED/.test(value))) expect(text).not.toContain(value);
       expect(text).toContain("HARMLESS_SETTING=visible-value");
       expect(text).toContain("PLAIN_URL=https://example.com/path");
       expect(text).toContain("OPENCLAW_SHELL=exec");
-    } finally {
-      for (const name of Object.keys(planted)) delete process.env[name];
-    }
+    });
     expect(buildExecEnv({ PATH: "/bin", lower_api_key: "x" })).toEqual({ PATH: "/bin", OPENCLAW_SHELL: "exec" });
   });
 
