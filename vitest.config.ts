@@ -1,18 +1,26 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000, pool: "forks" } as const;
 
+const root = path.dirname(fileURLToPath(import.meta.url));
+const testFiles = fs
+  .readdirSync(path.join(root, "test"), { recursive: true, encoding: "utf8" })
+  .filter((file) => file.endsWith(".test.ts"))
+  .map((file) => path.join("test", file));
+
 /**
- * Files that need a process no other test file ran in first: one checks whether a dependency is
- * loaded yet; three replace a module with `vi.mock` / `vi.doMock` (a mock only takes the place of
- * a module not yet loaded, and would stay in place for the files after it); one removes variables
- * from its own environment, which the commands of the files after it would inherit.
+ * Files that need a process no other test file ran in first: those that replace a module with
+ * `vi.mock` / `vi.doMock` (a mock only takes the place of a module not yet loaded, and would stay
+ * in place for the files after it), found by reading them; one that checks whether a dependency
+ * is loaded yet; one that removes variables from its own environment, which the commands of the
+ * files after it would inherit.
  */
 const needsOwnProcess = [
+  ...testFiles.filter((file) => /\bvi\.(mock|doMock)\(/.test(fs.readFileSync(path.join(root, file), "utf8"))),
   "test/unit/models/openai-sdk-on-demand.test.ts",
-  "test/unit/channels/core/pairing-store.test.ts",
-  "test/unit/cli/gateway-run-args.test.ts",
-  "test/unit/infra/sqlite-module.test.ts",
   "test/e2e/cli-compile-cache.test.ts",
 ];
 
